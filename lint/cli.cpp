@@ -1,0 +1,203 @@
+// The command line (CLI11 lives in this one translation unit: it is slow to compile).
+#include "lint/cli.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "generated/version.h"
+#include "lint/engine.h"
+#include "lint/reporters/reporter.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr int kExitClean = 0, kExitFindings = 1, kExitUsage = 2, kExitInternal = 3;
+
+struct CheckArgs {
+  std::vector<std::string> paths;
+  std::string format;
+  std::string output;
+  std::vector<std::string> select, ignore, exclude;
+  std::string fail_on = "warning";
+  std::string cluster;
+  std::optional<int> gpus_per_node, nvlink_domain;
+  std::string framework = "auto";
+  std::string stdin_filename = "-";
+  std::string color = "auto";
+  int jobs = 0;
+  bool quiet = false;
+  bool force_exclude = false;
+};
+
+int usage_error(const std::string& message) {
+  std::cerr << "parlint: error: " << message << "\n";
+  return kExitUsage;
+}
+
+std::string version_text() {
+  return fmt::format("parlint {}\ngrammars: tree-sitter {}, tree-sitter-python {}, tree-sitter-bash {}\n",
+                     PARLINT_VERSION, PARLINT_TS_VERSION, PARLINT_TS_PYTHON_VERSION, PARLINT_TS_BASH_VERSION);
+}
+
+int run_check_command(const CheckArgs& a) {
+  EngineOptions options;
+  auto selection = RuleSelection::make(split_list(a.select), split_list(a.ignore));
+  if (!selection) return usage_error(selection.error());
+  options.rules = std::move(*selection);
+  if (!a.cluster.empty()) {
+    options.lint.cluster = find_cluster_profile(a.cluster);
+    if (!options.lint.cluster) {
+      std::string names;
+      for (const auto& p : builtin_cluster_profiles()) names += (names.empty() ? "" : ", ") + p.name;
+      return usage_error(fmt::format("unknown cluster profile '{}' (built in: {})", a.cluster, names));
+    }
+  }
+  options.lint.gpus_per_node = a.gpus_per_node;
+  options.lint.nvlink_domain = a.nvlink_domain;
+  options.lint.framework = *framework_from_id(a.framework);
+  options.jobs = a.jobs;
+  options.force_exclude = a.force_exclude;
+  options.stdin_filename = a.stdin_filename;
+  for (const auto& g : split_list(a.exclude)) {
+    Glob glob(g);
+    if (!glob.ok()) return usage_error("invalid --exclude pattern '" + g + "'");
+    options.exclude.push_back(std::move(glob));
+  }
+  std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"."} : a.paths;
+
+  RunResult result = run_check(paths, options);
+
+  std::string format = a.format.empty() ? "text" : a.format;
+  ReportOptions report;
+  report.quiet = a.quiet;
+  bool tty = a.output.empty() && ::isatty(STDOUT_FILENO);
+  bool no_color = std::getenv("NO_COLOR") && *std::getenv("NO_COLOR");
+  report.color = a.color == "always" || (a.color == "auto" && tty && !no_color);
+
+  std::ostringstream buffer;
+  if (format == "json") report_json(result, report, buffer);
+  else if (format == "gcc") report_gcc(result, report, buffer);
+  else report_text(result, report, buffer);
+
+  if (a.output.empty()) {
+    std::cout << buffer.str() << std::flush;
+  } else {
+    std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
+    out << buffer.str();
+    if (!out) return usage_error("cannot write " + a.output);
+  }
+  bool internal = false;
+  for (const auto& e : result.errors) {
+    internal |= e.internal;
+    std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
+  }
+  if (internal) return kExitInternal;
+  if (!result.errors.empty()) return kExitUsage;
+  if (a.fail_on == "never") return kExitClean;
+  Severity threshold = *severity_from_name(a.fail_on);
+  for (const auto& d : result.diagnostics)
+    if (d.diagnostic.severity >= threshold) return kExitFindings;
+  return kExitClean;
+}
+
+int run_rules_command(const std::string& format) {
+  const auto& rules = RuleRegistry::instance().rules();
+  if (format == "json") {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : rules) {
+      const RuleInfo& i = r->info();
+      out.push_back({{"code", i.code}, {"name", i.name}, {"severity", severity_name(i.severity)},
+                     {"summary", i.summary}, {"docs", i.docs}});
+    }
+    std::cout << out.dump(2) << "\n";
+  } else if (format == "markdown") {
+    std::cout << "| code | name | severity | summary |\n|---|---|---|---|\n";
+    for (const auto& r : rules) {
+      const RuleInfo& i = r->info();
+      std::cout << fmt::format("| {} | {} | {} | {} |\n", i.code, i.name, severity_name(i.severity), i.summary);
+    }
+  } else {
+    for (const auto& r : rules) {
+      const RuleInfo& i = r->info();
+      std::cout << fmt::format("{}  {:<26} {:<8} {}\n", i.code, i.name, severity_name(i.severity), i.summary);
+    }
+  }
+  return kExitClean;
+}
+
+int run_rule_command(const std::string& which) {
+  const Rule* r = RuleRegistry::instance().find(which);
+  if (!r) return usage_error("unknown rule '" + which + "' (see `parlint rules`)");
+  std::cout << r->info().docs;
+  return kExitClean;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"parlint: a static linter for distributed-training launch configurations", "parlint"};
+  app.require_subcommand(0, 1);
+  bool show_version = false;
+  app.add_flag("-V,--version", show_version, "print the version and the pinned grammar versions");
+
+  CheckArgs check;
+  CLI::App* check_cmd = app.add_subcommand("check", "lint files and folders (default \".\"); \"-\" reads stdin");
+  check_cmd->add_option("paths", check.paths, "files and folders to lint");
+  check_cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember({"text", "gcc", "json"}));
+  check_cmd->add_option("-o,--output", check.output, "write the report to FILE");
+  check_cmd->add_option("--select", check.select, "rules to enable: codes, names or prefixes (PL1)");
+  check_cmd->add_option("--ignore", check.ignore, "rules to disable: codes, names or prefixes");
+  check_cmd->add_option("--fail-on", check.fail_on, "lowest severity that makes the exit code 1")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  check_cmd->add_option("--cluster", check.cluster, "cluster profile (dgx-h100, gb200-nvl72, ...)");
+  check_cmd->add_option("--gpus-per-node", check.gpus_per_node, "GPUs per node when a job does not say")
+      ->check(CLI::Range(1, 1 << 20));
+  check_cmd->add_option("--nvlink-domain", check.nvlink_domain, "GPUs that share one NVLink fabric")
+      ->check(CLI::Range(1, 1 << 20));
+  check_cmd->add_option("--framework", check.framework, "framework semantics to apply")
+      ->check(CLI::IsMember({"auto", "megatron-lm", "megatron-bridge", "nemo1", "nemo2"}));
+  check_cmd->add_option("--stdin-filename", check.stdin_filename, "file name to report for \"-\"");
+  check_cmd->add_option("--exclude", check.exclude, "glob of paths to skip in folders (repeatable)");
+  check_cmd->add_flag("--force-exclude", check.force_exclude, "apply --exclude to files named explicitly too");
+  check_cmd->add_option("--color", check.color, "colour the text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  check_cmd->add_option("-j,--jobs", check.jobs, "files linted in parallel (default: one per CPU)")
+      ->check(CLI::Range(1, 1024));
+  check_cmd->add_flag("-q,--quiet", check.quiet, "print findings only, no summary");
+
+  std::string rules_format = "text";
+  CLI::App* rules_cmd = app.add_subcommand("rules", "list every rule");
+  rules_cmd->add_option("--format", rules_format, "output format")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+
+  std::string rule_name;
+  CLI::App* rule_cmd = app.add_subcommand("rule", "print a rule's documentation (markdown)");
+  rule_cmd->add_option("rule", rule_name, "a rule code or name")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitClean : kExitUsage;
+  }
+  if (show_version) {
+    std::cout << version_text();
+    return kExitClean;
+  }
+  if (check_cmd->parsed()) return run_check_command(check);
+  if (rules_cmd->parsed()) return run_rules_command(rules_format);
+  if (rule_cmd->parsed()) return run_rule_command(rule_name);
+  std::cerr << app.help();
+  return kExitUsage;
+}
+
+}  // namespace parlint

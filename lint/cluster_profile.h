@@ -1,0 +1,24 @@
+#pragma once
+// Cluster profiles: GPUs per node, NVLink domain, memory, interconnect. Built-in ones are embedded
+// from rules/data/clusters.yaml.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parlint {
+
+struct ClusterProfile {
+  std::string name;
+  int gpus_per_node = 8;
+  int nvlink_domain = 8;
+  double gpu_memory_gib = 80;
+  std::string interconnect = "infiniband";
+  std::string gpu = "h100";
+};
+
+const std::vector<ClusterProfile>& builtin_cluster_profiles();
+const ClusterProfile& default_cluster_profile();
+std::optional<ClusterProfile> find_cluster_profile(std::string_view name);
+
+}  // namespace parlint

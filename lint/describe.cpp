@@ -1,0 +1,28 @@
+#include "lint/describe.h"
+
+#include <fmt/format.h>
+
+namespace parlint {
+
+std::string describe_source(const Fact& fact) {
+  if (!fact.location.in_file()) return fact.spelling;
+  return fmt::format("{}={} at line {}", fact.spelling, fact.value.to_string(), fact.location.range.start.line);
+}
+
+std::vector<RelatedLocation> related_locations(const Fact& fact, const std::string& message) {
+  std::vector<RelatedLocation> out;
+  if (fact.location.in_file()) out.push_back({fact.location, message});
+  for (const auto& w : fact.written_at) out.push_back(w);
+  return out;
+}
+
+std::string join_numbers(const std::vector<std::int64_t>& numbers, const char* last_separator) {
+  std::string out;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    if (i > 0) out += (i + 1 == numbers.size()) ? last_separator : ", ";
+    out += std::to_string(numbers[i]);
+  }
+  return out;
+}
+
+}  // namespace parlint

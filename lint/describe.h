@@ -1,0 +1,18 @@
+#pragma once
+// Shared wording for messages: where a value came from, and lists of numbers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lint/fact.h"
+
+namespace parlint {
+
+// "trainer.devices: 8 at line 4", "--gpus-per-node", "Megatron-Core default".
+std::string describe_source(const Fact& fact);
+// The fact's own location (when written in a file) followed by where its value was written.
+std::vector<RelatedLocation> related_locations(const Fact& fact, const std::string& message);
+// "1, 2, 4 and 8"
+std::string join_numbers(const std::vector<std::int64_t>& numbers, const char* last_separator = " and ");
+
+}  // namespace parlint

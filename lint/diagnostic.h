@@ -1,0 +1,40 @@
+#pragma once
+// Findings as rules report them, and diagnostics as reporters print them.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint/fact.h"
+#include "lint/source_range.h"
+
+namespace parlint {
+
+enum class Severity { kInfo = 0, kWarning = 1, kError = 2 };
+std::string_view severity_name(Severity s);  // "info", "warning", "error"
+std::optional<Severity> severity_from_name(std::string_view name);
+
+// What a rule reports. The engine adds code, name and the final severity.
+struct Finding {
+  std::string message;
+  Location location;  // the setting that must change
+  std::vector<RelatedLocation> related;
+  std::string help;
+  std::optional<Severity> severity;  // for rules with an error and a warning form
+  bool weak = false;                 // depends on a fallback value: at most a warning
+};
+
+struct Diagnostic {
+  std::string code;
+  std::string name;
+  Severity severity = Severity::kError;
+  std::string message;
+  Location location;
+  std::vector<RelatedLocation> related;
+  std::string help;
+};
+
+// Sort order of every report: path, line, column, code.
+bool diagnostic_less(const Diagnostic& a, const Diagnostic& b);
+
+}  // namespace parlint

@@ -1,0 +1,274 @@
+#include "lint/engine.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <set>
+#include <thread>
+
+#include "lint/gitignore.h"
+#include "lint/source_text.h"
+#include "parsers/yaml_parser.h"
+
+namespace parlint {
+namespace fs = std::filesystem;
+namespace {
+
+struct Input {
+  std::string path;
+  bool from_stdin = false;
+};
+
+bool is_skipped_folder(const std::string& name) {
+  static const std::set<std::string> kSkip = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv",
+                                              "venv", ".tox", "build", "_build", ".mypy_cache", ".ruff_cache"};
+  return kSkip.count(name) > 0 || name.starts_with("cmake-build-");
+}
+
+bool has_lint_extension(const fs::path& p) {
+  static const std::set<std::string> kExt = {".py", ".yaml", ".yml", ".sh", ".bash", ".sbatch",
+                                             ".slurm", ".slrm", ".sub"};
+  return kExt.count(p.extension().string()) > 0;
+}
+
+// First bytes of a file, to recognise shell scripts without an extension.
+std::string read_head(const fs::path& p, std::size_t n) {
+  std::ifstream in(p, std::ios::binary);
+  std::string buf(n, '\0');
+  in.read(buf.data(), static_cast<std::streamsize>(n));
+  buf.resize(static_cast<std::size_t>(in.gcount()));
+  return buf;
+}
+
+bool looks_like_shell(std::string_view head) {
+  if (head.starts_with("#!")) {
+    std::string_view first = head.substr(0, head.find('\n'));
+    return first.find("sh") != std::string_view::npos && first.find("python") == std::string_view::npos;
+  }
+  return head.find("#SBATCH") != std::string_view::npos;
+}
+
+bool excluded(const std::string& path, const EngineOptions& options) {
+  for (const Glob& g : options.exclude)
+    if (g.matches(path)) return true;
+  return false;
+}
+
+void walk_folder(const fs::path& dir, const EngineOptions& options, GitIgnore& gitignore, std::vector<Input>& out,
+                 std::vector<InputError>& errors, int depth) {
+  if (depth > 256) return;
+  std::error_code ec;
+  fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  if (ec) {
+    errors.push_back({dir.string(), ec.message()});
+    return;
+  }
+  std::vector<fs::directory_entry> entries;
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    entries.push_back(*it);
+  }
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
+  for (const auto& e : entries) {
+    std::string path = e.path().generic_string();
+    std::error_code sec;
+    bool symlink = e.is_symlink(sec);
+    bool is_dir = e.is_directory(sec);
+    if (is_dir) {
+      // Symlinked folders are not followed: they make loops and lint the same files twice.
+      if (symlink || is_skipped_folder(e.path().filename().string())) continue;
+      if (excluded(path, options) || gitignore.ignored(e.path(), true)) continue;
+      walk_folder(e.path(), options, gitignore, out, errors, depth + 1);
+      continue;
+    }
+    if (!e.is_regular_file(sec)) continue;
+    if (excluded(path, options) || gitignore.ignored(e.path(), false)) continue;
+    bool wanted = has_lint_extension(e.path());
+    if (!wanted && e.path().extension().empty()) wanted = looks_like_shell(read_head(e.path(), 4096));
+    if (wanted) out.push_back({path});
+  }
+}
+
+std::vector<Input> collect_inputs(const std::vector<std::string>& paths, const EngineOptions& options,
+                                  std::vector<InputError>& errors) {
+  std::vector<Input> out;
+  GitIgnore gitignore;
+  for (const std::string& p : paths) {
+    if (p == "-") {
+      out.push_back({options.stdin_filename, true});
+      continue;
+    }
+    std::error_code ec;
+    fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      errors.push_back({p, ec && ec != std::errc::no_such_file_or_directory ? ec.message()
+                                                                             : "No such file or directory"});
+      continue;
+    }
+    if (fs::is_directory(st)) {
+      if (options.force_exclude && excluded(fs::path(p).generic_string(), options)) continue;
+      walk_folder(p, options, gitignore, out, errors, 0);
+      continue;
+    }
+    if (options.force_exclude && excluded(fs::path(p).generic_string(), options)) continue;
+    out.push_back({p});
+  }
+  return out;
+}
+
+// Reads a regular file whole; FIFOs, devices and oversized files are refused before opening.
+std::expected<std::string, std::string> read_input(const std::string& path, std::size_t max_size) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::unexpected(std::string(std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) return std::unexpected(std::string("not a regular file"));
+  if (static_cast<std::size_t>(st.st_size) > max_size)
+    return std::unexpected("file is " + std::to_string(st.st_size) + " bytes, over the " +
+                           std::to_string(max_size >> 20) + " MiB limit; not read");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::unexpected(std::string(std::strerror(errno)));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::unexpected(std::string("read error"));
+  return text;
+}
+
+struct FileOutcome {
+  std::vector<CheckedDiagnostic> diagnostics;
+  std::optional<InputError> error;
+  bool checked = false;
+};
+
+Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback) {
+  Diagnostic d;
+  d.code = std::string(rule.info().code);
+  d.name = std::string(rule.info().name);
+  d.severity = f.severity.value_or(rule.info().severity);
+  // A finding that rests on a fallback value is at most a warning (DESIGN "Weak values").
+  if (f.weak && d.severity == Severity::kError) d.severity = Severity::kWarning;
+  d.message = std::move(f.message);
+  d.location = f.location.in_file() ? std::move(f.location) : fallback;
+  d.related = std::move(f.related);
+  d.help = std::move(f.help);
+  return d;
+}
+
+FileOutcome lint_text(const std::string& path, std::string text, const EngineOptions& options) {
+  FileOutcome outcome;
+  outcome.checked = true;
+  std::string head = text.substr(0, 4096);
+  SourceText source(std::move(text));
+  ParsedFile parsed;
+  parsed.path = path;
+  switch (file_kind(path, head)) {
+    case FileKind::kYaml: parsed = parse_yaml(path, source); break;
+    // Shell and Python parsers arrive with their own issues; until then these files hold no facts.
+    case FileKind::kPython:
+    case FileKind::kShell:
+    case FileKind::kNone: break;
+  }
+  std::vector<Diagnostic> found;
+  Location file_start{path, {{1, 1}, {1, 1}}};
+  std::vector<std::unique_ptr<Job>> jobs;
+  for (const RawJob& raw : parsed.jobs) jobs.push_back(std::make_unique<Job>(path, raw, options.lint));
+  for (const auto& rule : RuleRegistry::instance().rules()) {
+    if (!options.rules.enabled(rule->info().code)) continue;
+    std::vector<Finding> findings;
+    rule->check_file(parsed, findings);
+    for (auto& f : findings) found.push_back(to_diagnostic(*rule, std::move(f), file_start));
+    for (const auto& job : jobs) {
+      findings.clear();
+      rule->check_job(*job, findings);
+      Location job_start{path, {job->range().start, job->range().start}};
+      for (auto& f : findings) found.push_back(to_diagnostic(*rule, std::move(f), job_start));
+    }
+  }
+  for (auto& d : found) {
+    std::string line = d.location.path == path ? std::string(source.line(d.location.range.start.line)) : "";
+    outcome.diagnostics.push_back({std::move(d), std::move(line)});
+  }
+  return outcome;
+}
+
+FileOutcome lint_input(const Input& input, const EngineOptions& options) {
+  std::string text;
+  if (input.from_stdin) {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    auto r = read_input(input.path, options.max_file_size);
+    if (!r) {
+      FileOutcome o;
+      o.error = InputError{input.path, r.error()};
+      return o;
+    }
+    text = std::move(*r);
+  }
+  return lint_text(input.path, std::move(text), options);
+}
+
+RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> errors) {
+  RunResult result;
+  result.errors = std::move(errors);
+  for (auto& o : outcomes) {
+    result.files_checked += o.checked;
+    if (o.error) result.errors.push_back(std::move(*o.error));
+    std::move(o.diagnostics.begin(), o.diagnostics.end(), std::back_inserter(result.diagnostics));
+  }
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const auto& a, const auto& b) { return diagnostic_less(a.diagnostic, b.diagnostic); });
+  return result;
+}
+
+}  // namespace
+
+FileKind file_kind(std::string_view path, std::string_view head) {
+  std::string ext = fs::path(path).extension().string();
+  if (ext == ".yaml" || ext == ".yml") return FileKind::kYaml;
+  if (ext == ".py") return FileKind::kPython;
+  if (ext == ".sh" || ext == ".bash" || ext == ".sbatch" || ext == ".slurm" || ext == ".slrm" || ext == ".sub")
+    return FileKind::kShell;
+  if (head.starts_with("#!") && head.substr(0, head.find('\n')).find("python") != std::string_view::npos)
+    return FileKind::kPython;
+  if (looks_like_shell(head)) return FileKind::kShell;
+  // A file named explicitly with another name is read as YAML, the most common config syntax.
+  return FileKind::kYaml;
+}
+
+RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& options) {
+  std::vector<InputError> errors;
+  std::vector<Input> inputs = collect_inputs(paths, options, errors);
+  std::vector<FileOutcome> outcomes(inputs.size());
+  unsigned workers = options.jobs > 0 ? static_cast<unsigned>(options.jobs) : std::thread::hardware_concurrency();
+  workers = std::clamp<unsigned>(workers, 1, static_cast<unsigned>(std::max<std::size_t>(inputs.size(), 1)));
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < inputs.size(); i = next++) {
+      try {
+        outcomes[i] = lint_input(inputs[i], options);
+      } catch (const std::exception& e) {
+        outcomes[i] = FileOutcome{};
+        outcomes[i].error = InputError{inputs[i].path, std::string("internal error: ") + e.what(), true};
+      }
+    }
+  };
+  if (workers == 1) {
+    work();
+  } else {
+    std::vector<std::jthread> pool;
+    for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
+  }
+  return merge(outcomes, std::move(errors));
+}
+
+RunResult check_text(const std::string& path, std::string text, const EngineOptions& options) {
+  std::vector<FileOutcome> outcomes;
+  outcomes.push_back(lint_text(path, std::move(text), options));
+  return merge(outcomes, {});
+}
+
+}  // namespace parlint

@@ -1,0 +1,52 @@
+#pragma once
+// The engine: walk paths, read and parse files, resolve jobs, run the selected rules, and collect
+// diagnostics in a deterministic order. Files are processed in parallel.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/diagnostic.h"
+#include "lint/glob.h"
+#include "lint/job.h"
+#include "lint/rule_selection.h"
+
+namespace parlint {
+
+struct EngineOptions {
+  LintOptions lint;
+  RuleSelection rules;
+  int jobs = 0;  // 0 = one per hardware thread
+  std::vector<Glob> exclude;
+  bool force_exclude = false;  // apply `exclude` to files named on the command line too
+  std::string stdin_filename = "-";
+  std::size_t max_file_size = 16u << 20;
+};
+
+struct InputError {
+  std::string path;
+  std::string message;
+  bool internal = false;  // a bug in parlint rather than a problem with the input (exit code 3)
+};
+
+struct CheckedDiagnostic {
+  Diagnostic diagnostic;
+  std::string source_line;  // the text of the primary line, for the text reporter's snippet
+};
+
+struct RunResult {
+  std::vector<CheckedDiagnostic> diagnostics;  // sorted by path, line, column, code
+  std::vector<InputError> errors;              // inputs that could not be read
+  int files_checked = 0;
+};
+
+// What kind of syntax a file holds, from its name and (for unknown names) its first bytes.
+enum class FileKind { kYaml, kPython, kShell, kNone };
+FileKind file_kind(std::string_view path, std::string_view head);
+
+RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& options);
+
+// Lints one in-memory file (stdin, an editor buffer).
+RunResult check_text(const std::string& path, std::string text, const EngineOptions& options);
+
+}  // namespace parlint

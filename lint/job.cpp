@@ -1,0 +1,173 @@
+#include "lint/job.h"
+
+#include <fmt/format.h>
+
+namespace parlint {
+namespace {
+
+Fact default_fact(Key key, Value value, std::string explanation) {
+  Fact f;
+  f.key = key;
+  f.value = std::move(value);
+  f.origin = Origin::kFrameworkDefault;
+  f.spelling = std::move(explanation);
+  return f;
+}
+
+}  // namespace
+
+Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
+    : path_(std::move(path)),
+      range_(raw.range),
+      framework_(options.framework != Framework::kUnknown ? options.framework : raw.framework),
+      description_(raw.description),
+      conflicts_(raw.conflicts),
+      cluster_(options.cluster ? *options.cluster : default_cluster_profile()) {
+  // The strongest spelling of each key wins; among equals, the last one written.
+  for (const Fact& f : raw.facts) {
+    auto& slot = values_[static_cast<std::size_t>(f.key)];
+    if (slot && slot->priority > f.priority) continue;
+    if (f.value.kind() == Value::Kind::kNull) {
+      slot.reset();  // `key: null` asks for the framework default
+      written_[static_cast<std::size_t>(f.key)] = false;
+      continue;
+    }
+    slot = f;
+    written_[static_cast<std::size_t>(f.key)] = true;
+  }
+  describes_model_ = get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
+  apply_defaults(options);
+  derive();
+}
+
+const Fact* Job::fact(Key key) const {
+  const auto& slot = values_[static_cast<std::size_t>(key)];
+  return slot ? &*slot : nullptr;
+}
+
+std::optional<std::int64_t> Job::get_int(Key key) const {
+  const Fact* f = fact(key);
+  return f ? f->value.as_int() : std::nullopt;
+}
+
+std::optional<bool> Job::get_bool(Key key) const {
+  const Fact* f = fact(key);
+  return f ? f->value.as_bool() : std::nullopt;
+}
+
+bool Job::is_written(Key key) const { return written_[static_cast<std::size_t>(key)]; }
+
+bool Job::is_moe() const {
+  auto experts = get_int(Key::kNumMoeExperts);
+  auto ep = get_int(Key::kExpertModelParallelSize);
+  return (experts && *experts > 0) || (ep && *ep > 1);
+}
+
+std::optional<MeshSizes> Job::mesh() const {
+  auto tp = get_int(Key::kTensorModelParallelSize), pp = get_int(Key::kPipelineModelParallelSize),
+       cp = get_int(Key::kContextParallelSize), ep = get_int(Key::kExpertModelParallelSize),
+       etp = get_int(Key::kExpertTensorParallelSize);
+  if (!tp || !pp || !cp || !ep || !etp) return std::nullopt;
+  if (*tp < 1 || *pp < 1 || *cp < 1 || *ep < 1 || *etp < 1) return std::nullopt;
+  return MeshSizes{*tp, *pp, *cp, *ep, *etp};
+}
+
+void Job::apply_defaults(const LintOptions& options) {
+  std::string fw(framework_display_name(framework_));
+  auto default_to = [&](Key key, Value v) {
+    if (!fact(key)) set(default_fact(key, std::move(v), fw + " default"));
+  };
+  // Parallel sizes default to 1 and SP to off in every framework (reference/megatron-rules.md §8).
+  default_to(Key::kTensorModelParallelSize, Value::integer(1));
+  default_to(Key::kPipelineModelParallelSize, Value::integer(1));
+  default_to(Key::kContextParallelSize, Value::integer(1));
+  default_to(Key::kExpertModelParallelSize, Value::integer(1));
+  default_to(Key::kSequenceParallel, Value::boolean(false));
+  default_to(Key::kAccountForEmbeddingInPipelineSplit, Value::boolean(false));
+  default_to(Key::kAccountForLossInPipelineSplit, Value::boolean(false));
+  default_to(Key::kUseTpPpDpMapping, Value::boolean(false));
+
+  if (describes_model_) {
+    // The model is fully described here, so what is left out has Megatron-Core's default.
+    if (!fact(Key::kNumMoeExperts))
+      set(default_fact(Key::kNumMoeExperts, Value::null(), fw + " default (no experts)"));
+    default_to(Key::kAddBiasLinear, Value::boolean(true));
+    default_to(Key::kMoeRouterTopk, Value::integer(2));
+    if (!fact(Key::kNumQueryGroups) && framework_ != Framework::kMegatronLM) {
+      if (auto heads = get_int(Key::kNumAttentionHeads))
+        set(default_fact(Key::kNumQueryGroups, Value::integer(*heads), fw + " default (= num_attention_heads)"));
+    }
+  }
+
+  // GPUs per node: the job's own value; else --gpus-per-node; else an explicitly chosen profile.
+  if (!fact(Key::kGpusPerNode)) {
+    if (options.gpus_per_node) {
+      Fact f = default_fact(Key::kGpusPerNode, Value::integer(*options.gpus_per_node), "--gpus-per-node");
+      f.origin = Origin::kClusterProfile;
+      set(std::move(f));
+    } else if (options.cluster) {
+      Fact f = default_fact(Key::kGpusPerNode, Value::integer(options.cluster->gpus_per_node),
+                            "the " + options.cluster->name + " profile");
+      f.origin = Origin::kClusterProfile;
+      set(std::move(f));
+    }
+  }
+  // NeMo's trainer.num_nodes defaults to 1 (PyTorch Lightning); launches usually override it, so the
+  // default is only a fallback.
+  if ((framework_ == Framework::kNemo1 || framework_ == Framework::kNemo2) && !fact(Key::kNodes) &&
+      is_written(Key::kGpusPerNode)) {
+    Fact f = default_fact(Key::kNodes, Value::integer(1), "trainer.num_nodes default");
+    f.weak = true;
+    f.weak_note = "with the default trainer.num_nodes=1";
+    set(std::move(f));
+  }
+
+  // Domain: an explicit choice wins; else the job's GPUs per node; else the default profile.
+  if (options.nvlink_domain) {
+    domain_ = {*options.nvlink_domain, fmt::format("--nvlink-domain {}", *options.nvlink_domain), nullptr};
+  } else if (options.cluster) {
+    domain_ = {options.cluster->nvlink_domain, "the " + options.cluster->name + " profile", nullptr};
+  } else if (auto g = get_int(Key::kGpusPerNode); g && *g > 0 && is_written(Key::kGpusPerNode)) {
+    domain_ = {static_cast<int>(*g), fmt::format("{} GPUs per node", *g), fact(Key::kGpusPerNode)};
+  } else {
+    const ClusterProfile& def = default_cluster_profile();
+    domain_ = {def.nvlink_domain, "the default " + def.name + " profile", nullptr};
+  }
+}
+
+void Job::derive() {
+  // Expert TP when unset: Megatron-Bridge uses 1 when EP > 1; Megatron-Core, Megatron-LM and NeMo use TP.
+  if (!fact(Key::kExpertTensorParallelSize)) {
+    const Fact* tp = fact(Key::kTensorModelParallelSize);
+    auto ep = get_int(Key::kExpertModelParallelSize);
+    if (framework_ == Framework::kMegatronBridge && ep && *ep > 1) {
+      set(default_fact(Key::kExpertTensorParallelSize, Value::integer(1),
+                       "Megatron-Bridge default (ETP=1 when EP>1)"));
+    } else if (tp) {
+      Fact f = default_fact(Key::kExpertTensorParallelSize, tp->value,
+                            std::string(framework_display_name(framework_)) + " default (ETP inherits TP)");
+      if (tp->location.in_file()) f.written_at.push_back({tp->location, "TP set here"});
+      set(std::move(f));
+    }
+  }
+  // World size = nodes x GPUs per node, pointing at the node count when it is written down.
+  const Fact* nodes = fact(Key::kNodes);
+  const Fact* gpn = fact(Key::kGpusPerNode);
+  if (!fact(Key::kWorldSize) && nodes && gpn) {
+    auto n = nodes->value.as_int(), g = gpn->value.as_int();
+    Fact w;
+    w.key = Key::kWorldSize;
+    w.origin = Origin::kDerived;
+    w.value = (n && g) ? Value::integer(*n * *g) : Value::unknown("node or GPU count unknown");
+    w.location = nodes->location.in_file() ? nodes->location : gpn->location;
+    w.spelling = fmt::format("{}={} × {}={}", nodes->spelling, nodes->value.to_string(), gpn->spelling,
+                             gpn->value.to_string());
+    w.weak = nodes->weak || gpn->weak;
+    w.weak_note = nodes->weak ? nodes->weak_note : gpn->weak_note;
+    if (nodes->location.in_file()) w.written_at.push_back({nodes->location, "node count set here"});
+    if (gpn->location.in_file()) w.written_at.push_back({gpn->location, "GPUs per node set here"});
+    set(std::move(w));
+  }
+}
+
+}  // namespace parlint

@@ -1,0 +1,78 @@
+#pragma once
+// A job: the resolved settings one training launch (or one config object) would see, after
+// precedence, framework defaults, and the cluster profile. Rules read jobs and nothing else.
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/cluster_profile.h"
+#include "lint/fact.h"
+#include "lint/framework.h"
+#include "lint/mesh.h"
+#include "parsers/parsed_file.h"
+
+namespace parlint {
+
+// What the user chose for this run (command line or configuration).
+struct LintOptions {
+  std::optional<ClusterProfile> cluster;  // chosen explicitly (--cluster or configuration)
+  std::optional<int> gpus_per_node;       // --gpus-per-node
+  std::optional<int> nvlink_domain;       // --nvlink-domain
+  Framework framework = Framework::kUnknown;  // kUnknown = auto
+};
+
+// The NVLink domain a job runs in, and why parlint believes so (DESIGN "NVLink domain").
+struct NvlinkDomain {
+  int size = 8;
+  std::string source;          // "the gb200-nvl72 profile", "--nvlink-domain 72", "8 GPUs per node"
+  const Fact* from = nullptr;  // the job's GPUs-per-node setting when that decided it
+};
+
+class Job {
+ public:
+  Job(std::string path, const RawJob& raw, const LintOptions& options);
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  const std::string& path() const { return path_; }
+  const SourceRange& range() const { return range_; }
+  Framework framework() const { return framework_; }
+  const std::string& description() const { return description_; }
+
+  // The value that wins for `key`: written in a file, a framework default, or derived. nullptr when
+  // the key is not set and has no known default.
+  const Fact* fact(Key key) const;
+  std::optional<std::int64_t> get_int(Key key) const;
+  std::optional<bool> get_bool(Key key) const;
+  bool is_written(Key key) const;  // set in an input file (not a default)
+
+  // The configuration states the whole model (layers, hidden size, heads), so a field it leaves out
+  // has the framework's default (DESIGN "Known defaults").
+  bool describes_model() const { return describes_model_; }
+  // num_moe_experts > 0 or EP > 1 (ETP inherited from TP alone does not make a job MoE).
+  bool is_moe() const;
+  // TP, PP, CP, EP and effective ETP when all are known.
+  std::optional<MeshSizes> mesh() const;
+  const NvlinkDomain& nvlink_domain() const { return domain_; }
+  const ClusterProfile& cluster() const { return cluster_; }
+  const std::vector<Conflict>& conflicts() const { return conflicts_; }
+
+ private:
+  void set(Fact fact) { values_[static_cast<std::size_t>(fact.key)] = std::move(fact); }
+  void apply_defaults(const LintOptions& options);
+  void derive();
+
+  std::string path_;
+  SourceRange range_;
+  Framework framework_;
+  std::string description_;
+  std::array<std::optional<Fact>, kKeyCount> values_;
+  std::array<bool, kKeyCount> written_{};
+  std::vector<Conflict> conflicts_;
+  bool describes_model_ = false;
+  ClusterProfile cluster_;
+  NvlinkDomain domain_;
+};
+
+}  // namespace parlint

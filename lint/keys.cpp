@@ -1,0 +1,131 @@
+#include "lint/keys.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace parlint {
+namespace {
+
+struct KeyInfo {
+  std::string_view name;
+  KeyType type;
+};
+
+constexpr std::array<KeyInfo, kKeyCount> kKeyInfo = {{
+#define PARLINT_KEY_INFO(id, name, type) {name, KeyType::type},
+    PARLINT_KEYS(PARLINT_KEY_INFO)
+#undef PARLINT_KEY_INFO
+}};
+
+// Leaf spellings in configuration files that are not the canonical name.
+struct Alias {
+  std::string_view spelling;
+  Key key;
+};
+constexpr Alias kConfigAliases[] = {
+    {"encoder_seq_length", Key::kSeqLength},       // NeMo 1
+    {"num_experts", Key::kNumMoeExperts},          // older NeMo 1 / Megatron-LM dumps
+    {"ub_tp_comm_overlap", Key::kTpCommOverlap},   // NeMo 1
+    {"num_gpus_per_node", Key::kGpusPerNode},
+    {"num_nodes", Key::kNodes},
+};
+
+// Megatron-LM flags whose field name differs from the flag (arguments.py).
+struct FlagAlias {
+  std::string_view flag;
+  Key key;
+  bool inverted;
+};
+constexpr FlagAlias kFlagAliases[] = {
+    {"--num-experts", Key::kNumMoeExperts, false},
+    {"--seq-length", Key::kSeqLength, false},
+    {"--encoder-seq-length", Key::kSeqLength, false},
+    {"--decoder-first-pipeline-num-layers", Key::kNumLayersInFirstPipelineStage, false},
+    {"--decoder-last-pipeline-num-layers", Key::kNumLayersInLastPipelineStage, false},
+    {"--disable-bias-linear", Key::kAddBiasLinear, true},
+    {"--num-virtual-stages-per-pipeline-rank", Key::kVirtualPipelineModelParallelSize, false},
+};
+
+// Keys that are read from config files under these sections (after an optional package prefix such
+// as NeMo-Framework-Launcher's `training.`). Other sections (exp_manager, logger, checkpoint) are not
+// parallel settings and are ignored.
+bool section_holds_settings(std::span<const std::string> s) {
+  auto is = [&](std::initializer_list<std::string_view> want) {
+    return s.size() == want.size() && std::equal(s.begin(), s.end(), want.begin());
+  };
+  return s.empty() || is({"model"}) || is({"model", "config"}) || is({"trainer", "strategy"}) ||
+         is({"strategy"}) || is({"parallelism"}) || is({"train"}) || is({"dataset"}) || is({"data"}) ||
+         is({"ddp"}) || is({"optimizer"}) || is({"dist"}) || is({"comm_overlap"}) ||
+         is({"model", "data"});
+}
+
+bool is_env_section(std::string_view s) {
+  return s == "env_vars" || s == "ENV_VARS" || s == "MODEL_ENV_VARS" || s == "env";
+}
+
+}  // namespace
+
+std::string_view key_name(Key key) { return kKeyInfo[static_cast<std::size_t>(key)].name; }
+KeyType key_type(Key key) { return kKeyInfo[static_cast<std::size_t>(key)].type; }
+
+std::optional<Key> key_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kKeyCount; ++i)
+    if (kKeyInfo[i].name == name) return static_cast<Key>(i);
+  return std::nullopt;
+}
+
+std::optional<KeyMatch> match_megatron_flag(std::string_view flag) {
+  if (!flag.starts_with("--")) return std::nullopt;
+  for (const auto& a : kFlagAliases)
+    if (a.flag == flag) return KeyMatch{a.key, 1, a.inverted};
+  std::string snake(flag.substr(2));
+  std::replace(snake.begin(), snake.end(), '-', '_');
+  auto key = key_from_name(snake);
+  // Not flags in Megatron-LM: VPP has no flag of its own; launch keys belong to launchers.
+  if (!key || *key == Key::kVirtualPipelineModelParallelSize || *key >= Key::kNodes) return std::nullopt;
+  return KeyMatch{*key};
+}
+
+std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
+  if (path.empty()) return std::nullopt;
+  // NeMo-Framework-Launcher packages (`training.model.x`) and Bridge dumps rooted at ConfigContainer.
+  static constexpr std::string_view kPackages[] = {"training", "fine_tuning", "peft", "ConfigContainer"};
+  if (path.size() > 1 && std::find(std::begin(kPackages), std::end(kPackages), path[0]) != std::end(kPackages))
+    path = path.subspan(1);
+  const std::string& leaf = path.back();
+  auto sections = path.first(path.size() - 1);
+
+  if (leaf.starts_with("--")) return match_megatron_flag(leaf);  // MODEL_ARGS: {--num-layers: 32}
+  if (sections.size() == 1 && is_env_section(sections[0])) {
+    auto key = key_from_name(leaf);
+    if (key && *key >= Key::kCudaDeviceMaxConnections) return KeyMatch{*key};
+    return std::nullopt;
+  }
+  if (sections.size() == 1 && sections[0] == "trainer") {
+    if (leaf == "num_nodes") return KeyMatch{Key::kNodes};
+    if (leaf == "devices") return KeyMatch{Key::kGpusPerNode};
+    return std::nullopt;
+  }
+  if (!section_holds_settings(sections)) return std::nullopt;
+
+  std::optional<Key> key = key_from_name(leaf);
+  if (!key)
+    for (const auto& a : kConfigAliases)
+      if (a.spelling == leaf) key = a.key;
+  if (!key) return std::nullopt;
+  // Launch keys are only read where launchers write them; world_size is always derived.
+  if (*key == Key::kWorldSize || *key >= Key::kCudaDeviceMaxConnections) return std::nullopt;
+  if ((*key == Key::kNodes || *key == Key::kGpusPerNode) && !sections.empty()) return std::nullopt;
+
+  KeyMatch m{*key};
+  if (*key == Key::kSeqLength) {
+    // Megatron-Bridge copies dataset.seq_length over model.seq_length; NeMo 1's model.data.seq_length
+    // normally interpolates model.encoder_seq_length and is the weaker spelling.
+    if (!sections.empty() && sections[0] == "dataset") m.priority = 2;
+    if (sections.size() == 2 && sections[1] == "data") m.priority = 0;
+  }
+  return m;
+}
+
+}  // namespace parlint

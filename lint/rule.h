@@ -1,0 +1,52 @@
+#pragma once
+// The rule interface and registry. Each rule lives in one file under rules/, carries its own
+// documentation, and registers itself with PARLINT_REGISTER_RULE. Rules see resolved jobs (and, for
+// PL900, a file's syntax errors) — never syntax trees or files.
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "lint/diagnostic.h"
+#include "lint/job.h"
+#include "parsers/parsed_file.h"
+
+namespace parlint {
+
+struct RuleInfo {
+  std::string_view code;     // "PL101"
+  std::string_view name;     // "tp-crosses-nvlink-domain"
+  Severity severity;         // default severity
+  std::string_view summary;  // one line
+  std::string_view docs;     // markdown: What / Why / Example / Fix / Framework behaviour / References
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual const RuleInfo& info() const = 0;
+  virtual void check_job(const Job& /*job*/, std::vector<Finding>& /*out*/) const {}
+  virtual void check_file(const ParsedFile& /*file*/, std::vector<Finding>& /*out*/) const {}
+};
+
+class RuleRegistry {
+ public:
+  static RuleRegistry& instance();
+  void add(std::unique_ptr<Rule> rule);
+  // Sorted by code.
+  const std::vector<std::unique_ptr<Rule>>& rules() const { return rules_; }
+  // By code ("PL101", any case) or name ("tp-crosses-nvlink-domain").
+  const Rule* find(std::string_view code_or_name) const;
+
+ private:
+  std::vector<std::unique_ptr<Rule>> rules_;
+};
+
+template <typename R>
+struct RuleRegistration {
+  RuleRegistration() { RuleRegistry::instance().add(std::make_unique<R>()); }
+};
+
+#define PARLINT_REGISTER_RULE(Class) \
+  static const ::parlint::RuleRegistration<Class> parlint_registration_##Class {}
+
+}  // namespace parlint

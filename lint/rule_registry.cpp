@@ -1,0 +1,27 @@
+#include <algorithm>
+#include <cctype>
+
+#include "lint/rule.h"
+
+namespace parlint {
+
+RuleRegistry& RuleRegistry::instance() {
+  static RuleRegistry registry;
+  return registry;
+}
+
+void RuleRegistry::add(std::unique_ptr<Rule> rule) {
+  auto pos = std::lower_bound(rules_.begin(), rules_.end(), rule,
+                              [](const auto& a, const auto& b) { return a->info().code < b->info().code; });
+  rules_.insert(pos, std::move(rule));
+}
+
+const Rule* RuleRegistry::find(std::string_view code_or_name) const {
+  std::string upper(code_or_name);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const auto& r : rules_)
+    if (r->info().code == upper || r->info().name == code_or_name) return r.get();
+  return nullptr;
+}
+
+}  // namespace parlint

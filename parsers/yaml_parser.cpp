@@ -1,0 +1,316 @@
+#include "parsers/yaml_parser.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include <unordered_map>
+
+#include "parsers/omegaconf.h"
+
+namespace parlint {
+namespace {
+
+// Bound on nodes visited per file, counting every alias expansion: an alias bomb ("billion laughs")
+// stops here instead of exhausting memory.
+constexpr std::size_t kMaxNodeVisits = 1'000'000;
+
+struct Entry {
+  std::vector<std::string> path;  // components, dotted keys already split
+  YAML::Node node;                // a scalar or a sequence
+  Location location;              // the value
+  bool from_merge = false;        // came in through `<<: *anchor`
+  std::size_t mapping_id = 0;     // which mapping wrote it, for duplicate-key detection
+};
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ".") + p;
+  return out;
+}
+
+void split_dotted(std::string_view key, std::vector<std::string>& out) {
+  // A key starting with "--" is a Megatron flag and may not be split; neither may a quoted URL-like key.
+  if (key.starts_with("--")) {
+    out.emplace_back(key);
+    return;
+  }
+  std::size_t begin = 0;
+  while (true) {
+    std::size_t dot = key.find('.', begin);
+    out.emplace_back(key.substr(begin, dot == std::string_view::npos ? dot : dot - begin));
+    if (dot == std::string_view::npos) break;
+    begin = dot + 1;
+  }
+}
+
+class YamlWalker {
+ public:
+  YamlWalker(std::string_view path, const SourceText& source) : path_(path), source_(source) {}
+
+  bool walk_document(const YAML::Node& root) {
+    std::vector<std::string> prefix;
+    walk(root, prefix, false);
+    return !exhausted_;
+  }
+  std::vector<Entry>& entries() { return entries_; }
+
+ private:
+  // The extent of the scalar starting at `mark`: quoted strings to their closing quote, plain scalars
+  // to a comment or the end of the line (or a flow indicator inside [] / {}).
+  Location value_location(const YAML::Mark& mark) const {
+    if (mark.line < 0) return {std::string(path_), {}};
+    int line = mark.line + 1;
+    std::string_view text = source_.line(line);
+    std::size_t b = std::min<std::size_t>(static_cast<std::size_t>(mark.column), text.size());
+    std::size_t e = b;
+    if (e < text.size() && (text[e] == '"' || text[e] == '\'')) {
+      char q = text[e++];
+      while (e < text.size() && text[e] != q) e += (q == '"' && text[e] == '\\') ? 2 : 1;
+      e = std::min(e + 1, text.size());
+    } else if (e < text.size() && (text[e] == '[' || text[e] == '{')) {
+      int depth = 0;
+      for (; e < text.size(); ++e) {
+        if (text[e] == '[' || text[e] == '{') ++depth;
+        if (text[e] == ']' || text[e] == '}') {
+          if (--depth == 0) {
+            ++e;
+            break;
+          }
+        }
+      }
+    } else {
+      bool in_flow = false;
+      for (std::size_t i = 0; i < b; ++i) in_flow |= text[i] == '[' || text[i] == '{';
+      while (e < text.size()) {
+        if (text[e] == '#' && e > b && (text[e - 1] == ' ' || text[e - 1] == '\t')) break;
+        if (in_flow && (text[e] == ',' || text[e] == ']' || text[e] == '}')) break;
+        ++e;
+      }
+      while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t')) --e;
+    }
+    if (e == b) e = std::min(b + 1, text.size());
+    return {std::string(path_), {source_.position(line, b), source_.position(line, e)}};
+  }
+
+  bool budget() {
+    if (++visits_ > kMaxNodeVisits) exhausted_ = true;
+    return !exhausted_;
+  }
+
+  void walk(const YAML::Node& node, std::vector<std::string>& prefix, bool from_merge) {
+    if (!budget()) return;
+    switch (node.Type()) {
+      case YAML::NodeType::Map: walk_map(node, prefix, from_merge); break;
+      case YAML::NodeType::Sequence:
+      case YAML::NodeType::Scalar:
+      case YAML::NodeType::Null:
+        if (!prefix.empty())
+          entries_.push_back({prefix, node, value_location(node.Mark()), from_merge, current_mapping_});
+        break;
+      case YAML::NodeType::Undefined: break;
+    }
+  }
+
+  void walk_map(const YAML::Node& map, std::vector<std::string>& prefix, bool from_merge) {
+    // Merge keys first, so that the mapping's own keys override what they bring in.
+    for (auto it = map.begin(); it != map.end() && !exhausted_; ++it) {
+      if (!it->first.IsScalar() || it->first.Scalar() != "<<") continue;
+      if (it->second.IsSequence()) {
+        for (const auto& m : it->second) walk(m, prefix, true);
+      } else {
+        walk(it->second, prefix, true);
+      }
+    }
+    std::size_t id = ++mapping_counter_;
+    for (auto it = map.begin(); it != map.end() && !exhausted_; ++it) {
+      if (!it->first.IsScalar() || it->first.Scalar() == "<<") continue;
+      std::size_t depth = prefix.size();
+      split_dotted(it->first.Scalar(), prefix);
+      YAML::Node value = it->second;
+      std::size_t saved = current_mapping_;
+      current_mapping_ = id;
+      if (value.IsNull() && value.Mark().line < 0) {
+        // `key:` with nothing after it: point at the key.
+        Location loc = value_location(it->first.Mark());
+        entries_.push_back({prefix, value, loc, from_merge, id});
+      } else {
+        walk(value, prefix, from_merge);
+      }
+      current_mapping_ = saved;
+      prefix.resize(depth);
+    }
+  }
+
+  std::string_view path_;
+  const SourceText& source_;
+  std::vector<Entry> entries_;
+  std::size_t visits_ = 0;
+  bool exhausted_ = false;
+  std::size_t mapping_counter_ = 0;
+  std::size_t current_mapping_ = 0;
+};
+
+Framework detect_framework(const std::vector<Entry>& entries) {
+  bool trainer = false, model = false, strategy = false, bridge = false, flags = false;
+  for (const auto& e : entries) {
+    std::size_t i = (e.path.size() > 1 && (e.path[0] == "training" || e.path[0] == "fine_tuning")) ? 1 : 0;
+    const std::string& top = e.path[i];
+    if (e.path.back().starts_with("--")) flags = true;
+    if (top == "trainer") {
+      trainer = true;
+      if (e.path.size() > i + 1 && e.path[i + 1] == "strategy") strategy = true;
+    }
+    if (top == "model") model = true;
+    if (top == "dataset" || top == "train" || top == "ddp" || top == "dist" || top == "comm_overlap") bridge = true;
+  }
+  if (flags) return Framework::kMegatronLM;
+  if (strategy) return Framework::kNemo2;
+  if (bridge && model) return Framework::kMegatronBridge;
+  if (trainer && model) return Framework::kNemo1;
+  return Framework::kUnknown;
+}
+
+Value typed_value(const Value& v, KeyType type, bool inverted) {
+  Value out = v;
+  if (type == KeyType::kBool && v.kind() == Value::Kind::kString) {
+    const std::string& s = v.text();
+    if (s == "yes" || s == "on") out = Value::boolean(true);
+    if (s == "no" || s == "off") out = Value::boolean(false);
+  }
+  if (inverted && out.as_bool()) out = Value::boolean(!*out.as_bool());
+  return out;
+}
+
+class DocumentExtractor {
+ public:
+  DocumentExtractor(std::string_view path, std::vector<Entry>& entries) : path_(path), entries_(entries) {
+    for (std::size_t i = 0; i < entries_.size(); ++i) by_path_[join(entries_[i].path)] = i;
+  }
+
+  RawJob extract(SourceRange range) {
+    RawJob job;
+    job.range = range;
+    job.framework = detect_framework(entries_);
+    job.description = "YAML document";
+    OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
+    std::unordered_map<int, std::size_t> winner;  // key -> index in job.facts
+    std::vector<bool> merged;                      // job.facts[i] came in through a merge key
+    for (const Entry& e : entries_) {
+      auto match = match_config_path(e.path);
+      if (!match) continue;
+      Fact fact;
+      fact.key = match->key;
+      fact.location = e.location;
+      fact.origin = e.path.back().starts_with("--") ? Origin::kMegatronFlag : Origin::kYaml;
+      fact.spelling = join(e.path);
+      fact.priority = match->priority;
+      fact.value = typed_value(node_value(e, resolver, fact), key_type(match->key), match->inverted);
+      // Two known values for one key at the same priority in one document: the later one wins (as in
+      // PyYAML and OmegaConf). A value brought in by a merge key is overridden, not in conflict.
+      auto it = winner.find(static_cast<int>(fact.key));
+      if (it != winner.end()) {
+        const Fact& prev = job.facts[it->second];
+        if (prev.priority == fact.priority && !e.from_merge && !merged[it->second] && prev.value.is_known() &&
+            fact.value.is_known() && !(prev.value == fact.value))
+          job.conflicts.push_back({fact, prev});
+      }
+      if (it == winner.end() || job.facts[it->second].priority <= fact.priority)
+        winner[static_cast<int>(fact.key)] = job.facts.size();
+      job.facts.push_back(std::move(fact));
+      merged.push_back(e.from_merge);
+    }
+    return job;
+  }
+
+ private:
+  std::optional<OmegaConfResolver::Target> lookup(std::string_view dotted) const {
+    auto it = by_path_.find(std::string(dotted));
+    if (it == by_path_.end()) {
+      // NeMo-Framework-Launcher configs refer to their own keys through the package (`training.`).
+      auto dot = dotted.find('.');
+      if (dot != std::string_view::npos) it = by_path_.find(std::string(dotted.substr(dot + 1)));
+    }
+    if (it == by_path_.end() || !entries_[it->second].node.IsScalar()) return std::nullopt;
+    const Entry& e = entries_[it->second];
+    return OmegaConfResolver::Target{e.node.Scalar(), e.node.Tag() == "!", e.location, join(e.path)};
+  }
+
+  Value node_value(const Entry& e, OmegaConfResolver& resolver, Fact& fact) {
+    if (e.node.IsNull()) return Value::null();
+    if (e.node.IsSequence()) {
+      std::vector<Value> items;
+      for (const auto& item : e.node) {
+        if (!item.IsScalar()) return Value::unknown("a list of non-scalar values");
+        items.push_back(scalar_value(item.Scalar(), item.Tag() == "!"));
+      }
+      return Value::list(std::move(items));
+    }
+    const std::string& raw = e.node.Scalar();
+    bool quoted = e.node.Tag() == "!";
+    if (!OmegaConfResolver::has_interpolation(raw)) return scalar_value(raw, quoted);
+    InterpolationResult r = resolver.resolve(raw, fact.spelling);
+    for (const Location& via : r.via)
+      fact.written_at.push_back({via, "value written here"});
+    return r.value;
+  }
+
+  std::string_view path_;
+  std::vector<Entry>& entries_;
+  std::unordered_map<std::string, std::size_t> by_path_;
+};
+
+SyntaxError yaml_error(const SourceText& source, const YAML::Mark& mark, const std::string& msg) {
+  int line = mark.line >= 0 ? mark.line + 1 : 1;
+  line = std::min(std::max(line, 1), std::max(source.line_count(), 1));
+  auto col = static_cast<std::size_t>(std::max(mark.column, 0));
+  SourcePosition start = source.position(line, col);
+  SourcePosition end = source.position(line, col + 1);
+  if (end == start) end.column = start.column + 1;
+  return {{start, end}, msg};
+}
+
+}  // namespace
+
+ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
+  ParsedFile out;
+  out.path = std::string(path);
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(source.text()));
+  } catch (const YAML::DeepRecursion& e) {
+    out.errors.push_back(yaml_error(source, e.mark, "YAML nesting is too deep to read (" + e.msg + ")"));
+    return out;
+  } catch (const YAML::ParserException& e) {
+    out.errors.push_back(yaml_error(source, e.mark, "invalid YAML: " + e.msg));
+    return out;
+  } catch (const YAML::Exception& e) {
+    out.errors.push_back(yaml_error(source, e.mark, "invalid YAML: " + e.msg));
+    return out;
+  }
+  for (std::size_t d = 0; d < documents.size(); ++d) {
+    YamlWalker walker(path, source);
+    bool complete = walker.walk_document(documents[d]);
+    if (!complete) {
+      out.errors.push_back(yaml_error(source, documents[d].Mark(),
+                                      "YAML aliases expand to more than 1,000,000 nodes; the document "
+                                      "was not read"));
+      continue;
+    }
+    auto& entries = walker.entries();
+    if (entries.empty()) continue;
+    SourceRange range;
+    range.start = entries.front().location.range.start;
+    range.end = entries.back().location.range.end;
+    for (const auto& e : entries) {
+      if (e.location.range.valid()) {
+        range.start = std::min(range.start, e.location.range.start);
+        range.end = std::max(range.end, e.location.range.end);
+      }
+    }
+    DocumentExtractor extractor(path, entries);
+    out.jobs.push_back(extractor.extract(range));
+  }
+  return out;
+}
+
+}  // namespace parlint

@@ -1,0 +1,132 @@
+// PL101 tp-crosses-nvlink-domain: tensor (or expert-tensor) parallel groups that leave the NVLink domain.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL101", "tp-crosses-nvlink-domain", Severity::kError,
+    "TP (or ETP) is larger than the NVLink domain, or does not divide it so that TP groups straddle two domains",
+    R"md(# PL101 tp-crosses-nvlink-domain
+
+## What it does
+Checks that every tensor-parallel group (and, for MoE models, every expert-tensor-parallel group)
+stays inside one NVLink domain: the GPUs that share one NVLink fabric (8 on a DGX H100 node, 72 in a
+GB200 NVL72 rack).
+
+- **error**: TP (or ETP) is larger than the domain, so every TP group spans several domains.
+- **warning**: TP fits but does not divide the domain, and the job spans more than one domain, so
+  some TP groups straddle two domains.
+
+## Why
+Megatron-Core places TP ranks on consecutive GPUs and runs several all-reduces (or reduce-scatter /
+all-gather pairs with sequence parallelism) per layer inside each TP group. Inside a node these use
+NVLink (900 GB/s per H100); across nodes they fall back to InfiniBand or Ethernet, roughly 9-18x
+slower. Nothing fails: the job runs, and silently spends most of each step waiting for the network.
+
+## Example
+```yaml
+trainer:
+  devices: 8          # 8 GPUs per node: an 8-GPU NVLink domain
+  num_nodes: 4
+model:
+  tensor_model_parallel_size: 16   # PL101: TP=16 spans 2 NVLink domains of 8 GPUs
+```
+
+## Fix
+```yaml
+model:
+  tensor_model_parallel_size: 8    # TP inside the node
+  pipeline_model_parallel_size: 2  # scale across nodes with PP (or DP)
+```
+
+## Framework behaviour
+No framework checks this: Megatron-LM, Megatron-Bridge and NeMo build the groups and run.
+
+## Configuration
+The domain comes from `--nvlink-domain N`, an explicit `--cluster` profile (`gb200-nvl72` and
+`gb300-nvl72` have 72-GPU domains), the job's own GPUs per node, or the default `dgx-h100` profile (8).
+
+## References
+- reference/megatron-rules.md §1 "How ranks are laid out" (RankGenerator: a TP group is TP consecutive ranks)
+- reference/memory-and-hardware.md §5 (NVLink domain sizes)
+)md"};
+
+// TP groups are `size` consecutive ranks; count those in the first `world` ranks that touch two domains.
+std::int64_t straddling_groups(std::int64_t size, std::int64_t domain, std::int64_t world) {
+  std::int64_t n = 0;
+  for (std::int64_t start = 0; start + size <= world; start += size)
+    n += (start / domain) != ((start + size - 1) / domain);
+  return n;
+}
+
+class TpCrossesNvlinkDomain final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    const NvlinkDomain& domain = job.nvlink_domain();
+    auto tp = job.get_int(Key::kTensorModelParallelSize);
+    if (tp) check_size(job, Key::kTensorModelParallelSize, "TP", *tp, domain, out);
+    // ETP matters for MoE jobs only, and only when it is not simply TP again (reported above).
+    auto etp = job.get_int(Key::kExpertTensorParallelSize);
+    if (job.is_moe() && etp && (!tp || *etp != *tp))
+      check_size(job, Key::kExpertTensorParallelSize, "ETP", *etp, domain, out);
+  }
+
+ private:
+  static void check_size(const Job& job, Key key, const char* label, std::int64_t size, const NvlinkDomain& domain,
+                         std::vector<Finding>& out) {
+    const Fact* fact = job.fact(key);
+    std::int64_t d = domain.size;
+    if (size <= 1 || d <= 0 || !fact->location.in_file()) return;
+    std::string domain_source = domain.from ? fmt::format("{} set by {}", domain.source, describe_source(*domain.from))
+                                            : domain.source;
+    std::vector<std::int64_t> fitting;
+    for (std::int64_t v : divisors(d))
+      if (v <= size) fitting.push_back(v);
+
+    Finding f;
+    f.location = fact->location;
+    if (domain.from) f.related = related_locations(*domain.from, "GPUs per node set here (the NVLink domain)");
+    for (const auto& w : fact->written_at) f.related.push_back(w);
+
+    if (size > d) {
+      f.severity = Severity::kError;
+      f.message = fmt::format(
+          "{}={} spans {} NVLink domains of {} GPUs ({}); every {} all-reduce leaves NVLink for the much slower "
+          "inter-node network, and the job runs without any error",
+          label, size, (size + d - 1) / d, d, domain_source, label);
+      f.help = fmt::format(
+          "keep {} <= {} ({} divide the domain) and scale across nodes with PP or DP; if this cluster has a larger "
+          "NVLink domain (GB200 NVL72), pass --cluster gb200-nvl72 or --nvlink-domain 72",
+          label, d, join_numbers(fitting, " or "));
+      out.push_back(std::move(f));
+      return;
+    }
+    if (d % size == 0) return;
+    const Fact* world_fact = job.fact(Key::kWorldSize);
+    auto world = job.get_int(Key::kWorldSize);
+    if (!world || *world <= d) return;
+    std::int64_t groups = *world / size;
+    std::int64_t bad = straddling_groups(size, d, *world);
+    if (bad == 0) return;
+    f.severity = Severity::kWarning;
+    f.weak = world_fact->weak;
+    f.message = fmt::format(
+        "{}={} does not divide the {}-GPU NVLink domain ({}): with {} GPUs, {} of {} {} groups straddle two "
+        "domains and run their all-reduces over the inter-node network{}",
+        label, size, d, domain_source, *world, bad, groups, label,
+        world_fact->weak ? " (" + world_fact->weak_note + ")" : "");
+    f.help = fmt::format("use a {} that divides {} ({})", label, d, join_numbers(fitting, " or "));
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(TpCrossesNvlinkDomain);
+
+}  // namespace
+}  // namespace parlint

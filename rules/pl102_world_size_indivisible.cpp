@@ -1,0 +1,111 @@
+// PL102 world-size-indivisible: the world size is not a multiple of the dense or expert model-parallel size.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL102", "world-size-indivisible", Severity::kError,
+    "world size is not divisible by TP·PP·CP or by PP·EP·ETP",
+    R"md(# PL102 world-size-indivisible
+
+## What it does
+Checks that the world size W (nodes x GPUs per node) is a multiple of both model-parallel sizes:
+the dense mesh TP·PP·CP and the expert mesh PP·EP·ETP. The message gives the smallest valid world
+size M = PP · lcm(TP·CP, EP·ETP) and the nearest valid GPU and node counts.
+
+## Why
+`parallel_state.initialize_model_parallel` raises `RuntimeError: world_size (W) is not divisible by
+TP·PP·CP` for the dense mesh and `... is not divisible by expert_tensor_model_pipeline_parallel size`
+for the expert mesh; Megatron-LM asserts the first already in `validate_args`, Megatron-Bridge in
+`set_data_parallel_size`. The job has waited in the queue and dies at start-up on every rank.
+
+## Example
+```yaml
+trainer:
+  num_nodes: 3
+  devices: 8        # W = 24
+model:
+  tensor_model_parallel_size: 8
+  pipeline_model_parallel_size: 2   # TP·PP = 16 does not divide 24
+```
+
+## Fix
+```yaml
+trainer:
+  num_nodes: 4      # W = 32, DP = 2
+```
+
+## Framework behaviour
+Megatron-Core, Megatron-LM, Megatron-Bridge and NeMo all refuse to start. The expert check uses the
+effective ETP: TP when unset (Megatron-Core, Megatron-LM, NeMo), 1 when EP > 1 (Megatron-Bridge).
+
+## References
+- reference/megatron-rules.md §1, rules W1, W1b, W1c, W2
+)md"};
+
+class WorldSizeIndivisible final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto mesh = job.mesh();
+    auto world = job.get_int(Key::kWorldSize);
+    if (!mesh || !world || *world <= 0) return;
+    const std::int64_t W = *world;
+    const std::int64_t dense = dense_model_size(*mesh), expert = expert_model_size(*mesh);
+    bool dense_bad = W % dense != 0, expert_bad = W % expert != 0;
+    if (!dense_bad && !expert_bad) return;
+
+    const Fact* wf = job.fact(Key::kWorldSize);
+    std::string what;
+    if (dense_bad)
+      what = fmt::format("TP·PP·CP = {}·{}·{} = {}", mesh->tp, mesh->pp, mesh->cp, dense);
+    if (expert_bad)
+      what += fmt::format("{}PP·EP·ETP = {}·{}·{} = {}", dense_bad ? " or by " : "", mesh->pp, mesh->ep, mesh->etp,
+                          expert);
+    std::int64_t M = min_world_size(*mesh);
+
+    Finding f;
+    f.location = wf->location;
+    f.weak = wf->weak;
+    f.message = fmt::format(
+        "world size {} ({}) is not divisible by {}{}; {} refuses to start (initialize_model_parallel raises "
+        "\"world_size ({}) is not divisible by {}\"). The smallest valid world size for this layout is "
+        "M = PP·lcm(TP·CP, EP·ETP) = {}",
+        W, wf->spelling, what, wf->weak ? " (" + wf->weak_note + ")" : "",
+        framework_display_name(job.framework()), W, dense_bad ? dense : expert, M);
+
+    if (auto g = job.get_int(Key::kGpusPerNode); g && *g > 0) {
+      auto counts = nearest_valid_node_counts(M, *g, job.get_int(Key::kNodes).value_or(W / *g));
+      std::vector<std::int64_t> gpus;
+      for (auto n : counts) gpus.push_back(n * *g);
+      f.help = fmt::format("use {} nodes of {} GPUs ({} GPUs; any multiple of M = {} works)",
+                           join_numbers(counts, " or "), *g, join_numbers(gpus, " or "), M);
+    } else {
+      std::vector<std::int64_t> gpus;
+      if (W / M > 0) gpus.push_back(W / M * M);
+      gpus.push_back((W / M + 1) * M);
+      f.help = fmt::format("use a multiple of M = {} GPUs ({})", M, join_numbers(gpus, " or "));
+    }
+    f.help += ", or change the parallel sizes so that TP·PP·CP and PP·EP·ETP divide " + std::to_string(W);
+
+    for (const auto& w : wf->written_at)
+      if (w.location.range != wf->location.range) f.related.push_back(w);
+    for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,
+                  Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize}) {
+      const Fact* p = job.fact(k);
+      if (p && p->location.in_file() && p->value.as_int().value_or(1) > 1)
+        f.related.push_back({p->location, fmt::format("{}={} set here", key_name(k), p->value.to_string())});
+    }
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(WorldSizeIndivisible);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,94 @@
+// PL103 product-gpu-count: GPU counts sized with PP·TP·CP·EP·ETP instead of PP·lcm(TP·CP, EP·ETP).
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL103", "product-gpu-count", Severity::kInfo,
+    "an MoE job sized as PP·TP·CP·EP·ETP GPUs, while PP·lcm(TP·CP, EP·ETP) is the minimum",
+    R"md(# PL103 product-gpu-count
+
+## What it does
+Finds GPU counts computed as the full product PP·TP·CP·EP·ETP. For an MoE job whose world size equals
+that product while the minimum M = PP·lcm(TP·CP, EP·ETP) is smaller, it adds an **info** note with M,
+the data-parallel sizes of both meshes, and the node count for M.
+
+## Why
+Megatron-Core lays the dense mesh (TP·CP·DP) and the expert mesh (ETP·EP·EDP) over the *same* GPUs
+of each pipeline stage. Multiplying TP and EP counts the same GPUs twice. A world size equal to the
+product is valid — it doubles (or more) the data parallelism — and NVIDIA's own DeepSeek-V3
+benchmark runs TP2 PP8 EP64 on 1024 GPUs, exactly the product. But when the count came from the
+product formula rather than a wish for more DP, M GPUs would have done the same work per replica.
+
+## Example
+```yaml
+trainer:
+  num_nodes: 2
+  devices: 8        # W = 16 = PP·TP·CP·EP·ETP = 1·2·1·8·1
+model:
+  num_moe_experts: 32
+  tensor_model_parallel_size: 2
+  expert_model_parallel_size: 8
+  expert_tensor_parallel_size: 1
+```
+
+## Fix
+Nothing is wrong if DP = 8 and expert DP = 2 are intended. Otherwise one node suffices:
+```yaml
+trainer:
+  num_nodes: 1      # W = 8 = M: DP = 4, expert DP = 1
+```
+
+## Framework behaviour
+Valid in every framework; this is advice, not an error.
+
+## References
+- reference/megatron-rules.md §1 "Minimum world size" and §12.1 (the `max` vs `lcm` documentation error)
+- DESIGN §1.5
+)md"};
+
+class ProductGpuCount final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.is_moe()) return;
+    auto mesh = job.mesh();
+    auto world = job.get_int(Key::kWorldSize);
+    if (!mesh || !world) return;
+    std::int64_t product = product_world_size(*mesh), M = min_world_size(*mesh);
+    if (*world != product || M >= product) return;
+    auto dp = data_parallel_size(*mesh, *world), edp = expert_data_parallel_size(*mesh, *world);
+    auto dp_min = data_parallel_size(*mesh, M), edp_min = expert_data_parallel_size(*mesh, M);
+    if (!dp || !edp || !dp_min || !edp_min) return;
+
+    const Fact* wf = job.fact(Key::kWorldSize);
+    Finding f;
+    f.location = wf->location;
+    f.message = fmt::format(
+        "world size {} equals the product PP·TP·CP·EP·ETP = {}·{}·{}·{}·{}, but this layout needs only "
+        "M = PP·lcm(TP·CP, EP·ETP) = {} GPUs: the dense and expert meshes share each pipeline stage's GPUs. "
+        "At {} GPUs DP = {} and expert DP = {}; at {} GPUs DP = {} and expert DP = {}",
+        *world, mesh->pp, mesh->tp, mesh->cp, mesh->ep, mesh->etp, M, *world, *dp, *edp, M, *dp_min, *edp_min);
+    f.help = "valid as it is if the extra data parallelism is intended; if the GPU count came from the product "
+             "formula, ";
+    auto g = job.get_int(Key::kGpusPerNode);
+    if (g && *g > 0 && M % *g == 0)
+      f.help += fmt::format("{} node{} of {} GPUs ({} GPUs) run{} the same layout", M / *g, M / *g == 1 ? "" : "s",
+                            *g, M, M / *g == 1 ? "s" : "");
+    else
+      f.help += fmt::format("{} GPUs run the same layout", M);
+    for (const auto& w : wf->written_at)
+      if (w.location.range != wf->location.range) f.related.push_back(w);
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(ProductGpuCount);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,89 @@
+// PL201 sp-without-tp: sequence parallelism requested with TP = 1.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL201", "sp-without-tp", Severity::kError, "sequence_parallel is on while TP = 1",
+    R"md(# PL201 sp-without-tp
+
+## What it does
+Reports `sequence_parallel: true` (or `--sequence-parallel`) in a job whose tensor-parallel size is 1.
+
+## Why
+Sequence parallelism splits the activations of LayerNorm and dropout across the ranks of a TP group;
+with TP = 1 there is no group to split across. Megatron-Core's `ModelParallelConfig` raises
+`ValueError: Cannot use sequence parallelism without tensor parallelism` (hit directly by NeMo 2 and
+raw Megatron-Core users). Megatron-LM prints a warning and turns SP off; Megatron-Bridge and NeMo 1
+turn it off silently. Either way the configuration does not do what it says.
+
+## Example
+```yaml
+model:
+  tensor_model_parallel_size: 1
+  sequence_parallel: true     # PL201
+```
+
+## Fix
+```yaml
+model:
+  tensor_model_parallel_size: 1
+  sequence_parallel: false
+```
+or raise TP above 1 if activation memory was the reason for SP.
+
+## Framework behaviour
+| framework | what happens |
+|---|---|
+| Megatron-Core / NeMo 2 | raises ValueError |
+| Megatron-LM | warns "Disabling sequence parallelism because tensor model parallelism is disabled", SP off |
+| Megatron-Bridge | silently sets `sequence_parallel = False` |
+| NeMo 1 | logs and sets `sequence_parallel = False` |
+
+## References
+- reference/megatron-rules.md §2, rules T1, T1-MLM, T1-MB, T1-NeMo1
+)md"};
+
+std::string framework_behaviour(Framework fw) {
+  switch (fw) {
+    case Framework::kMegatronLM:
+      return "Megatron-LM warns \"Disabling sequence parallelism because tensor model parallelism is disabled\" "
+             "and runs without SP";
+    case Framework::kMegatronBridge: return "Megatron-Bridge silently sets sequence_parallel=False";
+    case Framework::kNemo1: return "NeMo 1 logs a message and sets sequence_parallel=False";
+    case Framework::kNemo2:
+    case Framework::kUnknown: break;
+  }
+  return "Megatron-Core raises \"Cannot use sequence parallelism without tensor parallelism\"";
+}
+
+class SpWithoutTp final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto sp = job.get_bool(Key::kSequenceParallel);
+    auto tp = job.get_int(Key::kTensorModelParallelSize);
+    const Fact* sp_fact = job.fact(Key::kSequenceParallel);
+    if (!sp || !*sp || !tp || *tp != 1 || !sp_fact->location.in_file()) return;
+    const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
+    Finding f;
+    f.location = sp_fact->location;
+    f.message = fmt::format("sequence_parallel is on but TP=1 ({}): there is no tensor-parallel group to split "
+                            "activations across; {}",
+                            describe_source(*tp_fact), framework_behaviour(job.framework()));
+    f.help = "set sequence_parallel to false, or use TP > 1 (SP only pays off together with tensor parallelism)";
+    f.related = related_locations(*tp_fact, "TP=1 set here");
+    for (const auto& w : sp_fact->written_at) f.related.push_back(w);
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(SpWithoutTp);
+
+}  // namespace
+}  // namespace parlint

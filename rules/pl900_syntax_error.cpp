@@ -1,0 +1,60 @@
+// PL900 syntax-error: a file (or a string parsed as shell) could not be parsed.
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL900", "syntax-error", Severity::kError, "a file could not be parsed",
+    R"md(# PL900 syntax-error
+
+## What it does
+Reports input that parlint could not parse, at the broken region: invalid YAML, YAML nested deeper
+than the parser allows, YAML whose aliases expand to more than a million nodes, and (with the shell
+and Python parsers) broken scripts and command strings.
+
+## Why
+A file that does not parse will also fail in the framework (OmegaConf, Hydra, bash, Python), and
+parlint cannot check the settings in the broken part. Facts from the parts that did parse are still
+used.
+
+## Example
+```yaml
+model:
+  tensor_model_parallel_size: 2
+   pipeline_model_parallel_size: 2   # PL900: bad indentation
+```
+
+## Fix
+```yaml
+model:
+  tensor_model_parallel_size: 2
+  pipeline_model_parallel_size: 2
+```
+
+## Framework behaviour
+OmegaConf and PyYAML refuse the file when the job starts.
+
+## References
+- DESIGN §2 "Syntax errors"
+)md"};
+
+class SyntaxErrorRule final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_file(const ParsedFile& file, std::vector<Finding>& out) const override {
+    for (const SyntaxError& e : file.errors) {
+      Finding f;
+      f.location = {file.path, e.range};
+      f.message = e.message;
+      f.help = "fix the syntax here; settings in the unreadable part are not checked";
+      out.push_back(std::move(f));
+    }
+  }
+};
+
+PARLINT_REGISTER_RULE(SyntaxErrorRule);
+
+}  // namespace
+}  // namespace parlint
