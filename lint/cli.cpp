@@ -3,8 +3,8 @@
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -84,9 +84,12 @@ int run_check_command(const CheckArgs& a) {
   report.color = a.color == "always" || (a.color == "auto" && tty && !no_color);
 
   std::ostringstream buffer;
-  if (format == "json") report_json(result, report, buffer);
-  else if (format == "gcc") report_gcc(result, report, buffer);
-  else report_text(result, report, buffer);
+  if (format == "json")
+    report_json(result, report, buffer);
+  else if (format == "gcc")
+    report_gcc(result, report, buffer);
+  else
+    report_text(result, report, buffer);
 
   if (a.output.empty()) {
     std::cout << buffer.str() << std::flush;
@@ -115,15 +118,19 @@ int run_rules_command(const std::string& format) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rules) {
       const RuleInfo& i = r->info();
-      out.push_back({{"code", i.code}, {"name", i.name}, {"severity", severity_name(i.severity)},
-                     {"summary", i.summary}, {"docs", i.docs}});
+      out.push_back({{"code", i.code},
+                     {"name", i.name},
+                     {"severity", severity_name(i.severity)},
+                     {"summary", i.summary},
+                     {"docs", i.docs}});
     }
     std::cout << out.dump(2) << "\n";
   } else if (format == "markdown") {
     std::cout << "| code | name | severity | summary |\n|---|---|---|---|\n";
     for (const auto& r : rules) {
       const RuleInfo& i = r->info();
-      std::cout << fmt::format("| {} | {} | {} | {} |\n", i.code, i.name, severity_name(i.severity), i.summary);
+      std::cout << fmt::format("| {} | {} | {} | {} |\n", i.code, i.name, severity_name(i.severity),
+                               i.summary);
     }
   } else {
     for (const auto& r : rules) {
@@ -150,12 +157,16 @@ int run_cli(int argc, char** argv) {
   app.add_flag("-V,--version", show_version, "print the version and the pinned grammar versions");
 
   CheckArgs check;
-  CLI::App* check_cmd = app.add_subcommand("check", "lint files and folders (default \".\"); \"-\" reads stdin");
+  CLI::App* check_cmd =
+      app.add_subcommand("check", "lint files and folders (default \".\"); \"-\" reads stdin");
   check_cmd->add_option("paths", check.paths, "files and folders to lint");
-  check_cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember({"text", "gcc", "json"}));
+  check_cmd->add_option("--format", check.format, "output format")
+      ->check(CLI::IsMember({"text", "gcc", "json"}));
   check_cmd->add_option("-o,--output", check.output, "write the report to FILE");
-  check_cmd->add_option("--select", check.select, "rules to enable: codes, names or prefixes (PL1)");
-  check_cmd->add_option("--ignore", check.ignore, "rules to disable: codes, names or prefixes");
+  check_cmd->add_option("--select", check.select, "rules to enable: codes, names or prefixes (PL1)")
+      ->allow_extra_args(false);
+  check_cmd->add_option("--ignore", check.ignore, "rules to disable: codes, names or prefixes")
+      ->allow_extra_args(false);
   check_cmd->add_option("--fail-on", check.fail_on, "lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   check_cmd->add_option("--cluster", check.cluster, "cluster profile (dgx-h100, gb200-nvl72, ...)");
@@ -166,8 +177,10 @@ int run_cli(int argc, char** argv) {
   check_cmd->add_option("--framework", check.framework, "framework semantics to apply")
       ->check(CLI::IsMember({"auto", "megatron-lm", "megatron-bridge", "nemo1", "nemo2"}));
   check_cmd->add_option("--stdin-filename", check.stdin_filename, "file name to report for \"-\"");
-  check_cmd->add_option("--exclude", check.exclude, "glob of paths to skip in folders (repeatable)");
-  check_cmd->add_flag("--force-exclude", check.force_exclude, "apply --exclude to files named explicitly too");
+  check_cmd->add_option("--exclude", check.exclude, "glob of paths to skip in folders (repeatable)")
+      ->allow_extra_args(false);
+  check_cmd->add_flag("--force-exclude", check.force_exclude,
+                      "apply --exclude to files named explicitly too");
   check_cmd->add_option("--color", check.color, "colour the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   check_cmd->add_option("-j,--jobs", check.jobs, "files linted in parallel (default: one per CPU)")

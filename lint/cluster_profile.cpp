@@ -38,8 +38,12 @@ const Profiles& profiles() {
 
 }  // namespace
 
-const std::vector<ClusterProfile>& builtin_cluster_profiles() { return profiles().list; }
-const ClusterProfile& default_cluster_profile() { return profiles().list[profiles().default_index]; }
+const std::vector<ClusterProfile>& builtin_cluster_profiles() {
+  return profiles().list;
+}
+const ClusterProfile& default_cluster_profile() {
+  return profiles().list[profiles().default_index];
+}
 
 std::optional<ClusterProfile> find_cluster_profile(std::string_view name) {
   for (const auto& p : profiles().list)

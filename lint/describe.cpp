@@ -6,7 +6,8 @@ namespace parlint {
 
 std::string describe_source(const Fact& fact) {
   if (!fact.location.in_file()) return fact.spelling;
-  return fmt::format("{}={} at line {}", fact.spelling, fact.value.to_string(), fact.location.range.start.line);
+  return fmt::format("{}={} at line {}", fact.spelling, fact.value.to_string(),
+                     fact.location.range.start.line);
 }
 
 std::vector<RelatedLocation> related_locations(const Fact& fact, const std::string& message) {

@@ -6,9 +6,12 @@ namespace parlint {
 
 std::string_view severity_name(Severity s) {
   switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
   }
   return "error";
 }

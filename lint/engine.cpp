@@ -27,14 +27,15 @@ struct Input {
 };
 
 bool is_skipped_folder(const std::string& name) {
-  static const std::set<std::string> kSkip = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv",
-                                              "venv", ".tox", "build", "_build", ".mypy_cache", ".ruff_cache"};
+  static const std::set<std::string> kSkip = {".git",        ".hg",    ".svn",        "node_modules",
+                                              "__pycache__", ".venv",  "venv",        ".tox",
+                                              "build",       "_build", ".mypy_cache", ".ruff_cache"};
   return kSkip.count(name) > 0 || name.starts_with("cmake-build-");
 }
 
 bool has_lint_extension(const fs::path& p) {
-  static const std::set<std::string> kExt = {".py", ".yaml", ".yml", ".sh", ".bash", ".sbatch",
-                                             ".slurm", ".slrm", ".sub"};
+  static const std::set<std::string> kExt = {".py",     ".yaml",  ".yml",  ".sh", ".bash",
+                                             ".sbatch", ".slurm", ".slrm", ".sub"};
   return kExt.count(p.extension().string()) > 0;
 }
 
@@ -61,8 +62,8 @@ bool excluded(const std::string& path, const EngineOptions& options) {
   return false;
 }
 
-void walk_folder(const fs::path& dir, const EngineOptions& options, GitIgnore& gitignore, std::vector<Input>& out,
-                 std::vector<InputError>& errors, int depth) {
+void walk_folder(const fs::path& dir, const EngineOptions& options, GitIgnore& gitignore,
+                 std::vector<Input>& out, std::vector<InputError>& errors, int depth) {
   if (depth > 256) return;
   std::error_code ec;
   fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
@@ -108,8 +109,8 @@ std::vector<Input> collect_inputs(const std::vector<std::string>& paths, const E
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);
     if (ec || !fs::exists(st)) {
-      errors.push_back({p, ec && ec != std::errc::no_such_file_or_directory ? ec.message()
-                                                                             : "No such file or directory"});
+      errors.push_back(
+          {p, ec && ec != std::errc::no_such_file_or_directory ? ec.message() : "No such file or directory"});
       continue;
     }
     if (fs::is_directory(st)) {
@@ -166,11 +167,14 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
   ParsedFile parsed;
   parsed.path = path;
   switch (file_kind(path, head)) {
-    case FileKind::kYaml: parsed = parse_yaml(path, source); break;
+    case FileKind::kYaml:
+      parsed = parse_yaml(path, source);
+      break;
     // Shell and Python parsers arrive with their own issues; until then these files hold no facts.
     case FileKind::kPython:
     case FileKind::kShell:
-    case FileKind::kNone: break;
+    case FileKind::kNone:
+      break;
   }
   std::vector<Diagnostic> found;
   Location file_start{path, {{1, 1}, {1, 1}}};
@@ -230,7 +234,8 @@ FileKind file_kind(std::string_view path, std::string_view head) {
   std::string ext = fs::path(path).extension().string();
   if (ext == ".yaml" || ext == ".yml") return FileKind::kYaml;
   if (ext == ".py") return FileKind::kPython;
-  if (ext == ".sh" || ext == ".bash" || ext == ".sbatch" || ext == ".slurm" || ext == ".slrm" || ext == ".sub")
+  if (ext == ".sh" || ext == ".bash" || ext == ".sbatch" || ext == ".slurm" || ext == ".slrm" ||
+      ext == ".sub")
     return FileKind::kShell;
   if (head.starts_with("#!") && head.substr(0, head.find('\n')).find("python") != std::string_view::npos)
     return FileKind::kPython;
@@ -243,7 +248,8 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
   std::vector<InputError> errors;
   std::vector<Input> inputs = collect_inputs(paths, options, errors);
   std::vector<FileOutcome> outcomes(inputs.size());
-  unsigned workers = options.jobs > 0 ? static_cast<unsigned>(options.jobs) : std::thread::hardware_concurrency();
+  unsigned workers =
+      options.jobs > 0 ? static_cast<unsigned>(options.jobs) : std::thread::hardware_concurrency();
   workers = std::clamp<unsigned>(workers, 1, static_cast<unsigned>(std::max<std::size_t>(inputs.size(), 1)));
   std::atomic<std::size_t> next{0};
   auto work = [&] {

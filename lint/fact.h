@@ -33,7 +33,7 @@ struct RelatedLocation {
 struct Fact {
   Key key;
   Value value;
-  Location location;      // where the setting is made (the primary location for findings)
+  Location location;  // where the setting is made (the primary location for findings)
   Origin origin = Origin::kYaml;
   std::string spelling;   // the key as written: "model.tensor_model_parallel_size", "--num-experts"
   int priority = 1;       // see KeyMatch::priority

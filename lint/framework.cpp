@@ -4,22 +4,32 @@ namespace parlint {
 
 std::string_view framework_id(Framework f) {
   switch (f) {
-    case Framework::kMegatronLM: return "megatron-lm";
-    case Framework::kMegatronBridge: return "megatron-bridge";
-    case Framework::kNemo1: return "nemo1";
-    case Framework::kNemo2: return "nemo2";
-    case Framework::kUnknown: break;
+    case Framework::kMegatronLM:
+      return "megatron-lm";
+    case Framework::kMegatronBridge:
+      return "megatron-bridge";
+    case Framework::kNemo1:
+      return "nemo1";
+    case Framework::kNemo2:
+      return "nemo2";
+    case Framework::kUnknown:
+      break;
   }
   return "megatron-core";
 }
 
 std::string_view framework_display_name(Framework f) {
   switch (f) {
-    case Framework::kMegatronLM: return "Megatron-LM";
-    case Framework::kMegatronBridge: return "Megatron-Bridge";
-    case Framework::kNemo1: return "NeMo 1";
-    case Framework::kNemo2: return "NeMo 2";
-    case Framework::kUnknown: break;
+    case Framework::kMegatronLM:
+      return "Megatron-LM";
+    case Framework::kMegatronBridge:
+      return "Megatron-Bridge";
+    case Framework::kNemo1:
+      return "NeMo 1";
+    case Framework::kNemo2:
+      return "NeMo 2";
+    case Framework::kUnknown:
+      break;
   }
   return "Megatron-Core";
 }

@@ -36,7 +36,8 @@ const std::vector<GitIgnore::Pattern>& GitIgnore::patterns_for(const fs::path& d
   opts.set_log_errors(false);
   while (in && std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    while (!line.empty() && line.back() == ' ' && (line.size() < 2 || line[line.size() - 2] != '\\')) line.pop_back();
+    while (!line.empty() && line.back() == ' ' && (line.size() < 2 || line[line.size() - 2] != '\\'))
+      line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     Pattern p;
     std::string_view s = line;
@@ -72,7 +73,8 @@ bool GitIgnore::ignored(const fs::path& path, bool is_directory) {
   for (auto comp = rel_to_top.begin(); comp != rel_to_top.end(); ++comp) {
     for (const Pattern& p : patterns_for(dir)) {
       if (p.directory_only && !is_directory) continue;
-      std::string subject = p.anchored ? abs.lexically_relative(dir).generic_string() : abs.filename().string();
+      std::string subject =
+          p.anchored ? abs.lexically_relative(dir).generic_string() : abs.filename().string();
       if (RE2::FullMatch(subject, *p.re)) result = !p.negated;
     }
     dir /= *comp;

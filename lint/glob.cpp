@@ -59,14 +59,12 @@ Glob::Glob(std::string_view pattern) : pattern_(pattern) {
   RE2::Options opts;
   opts.set_log_errors(false);
   // A directory pattern also covers everything below it.
-  re_ = std::make_unique<re2::RE2>("^(?:" + glob_to_regex(p) + ")(?:/.*)?$", opts);
+  re_ = std::make_shared<const re2::RE2>("^(?:" + glob_to_regex(p) + ")(?:/.*)?$", opts);
 }
 
-Glob::~Glob() = default;
-Glob::Glob(Glob&&) noexcept = default;
-Glob& Glob::operator=(Glob&&) noexcept = default;
-
-bool Glob::ok() const { return re_ && re_->ok(); }
+bool Glob::ok() const {
+  return re_ && re_->ok();
+}
 
 bool Glob::matches(std::string_view path) const {
   if (!ok()) return false;

@@ -13,12 +13,9 @@ namespace parlint {
 
 class Glob {
  public:
-  // `anchored`: the pattern must match the whole path; otherwise a pattern without '/' matches any
-  // single path component (gitignore semantics for "*.py", "build").
+  // A pattern with a '/' must match the whole path (or a folder above it); one without '/' matches
+  // any single component (gitignore semantics for "*.py", "build").
   explicit Glob(std::string_view pattern);
-  ~Glob();
-  Glob(Glob&&) noexcept;
-  Glob& operator=(Glob&&) noexcept;
 
   bool ok() const;
   // `path` uses '/' separators and no leading "./".
@@ -28,7 +25,7 @@ class Glob {
  private:
   std::string pattern_;
   bool component_only_ = false;
-  std::unique_ptr<re2::RE2> re_;
+  std::shared_ptr<const re2::RE2> re_;  // compiled once, shared by copies
 };
 
 // Converts a glob to an RE2 regular expression matching a whole '/'-separated path.

@@ -35,7 +35,8 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
     slot = f;
     written_[static_cast<std::size_t>(f.key)] = true;
   }
-  describes_model_ = get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
+  describes_model_ =
+      get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
   apply_defaults(options);
   derive();
 }
@@ -55,7 +56,9 @@ std::optional<bool> Job::get_bool(Key key) const {
   return f ? f->value.as_bool() : std::nullopt;
 }
 
-bool Job::is_written(Key key) const { return written_[static_cast<std::size_t>(key)]; }
+bool Job::is_written(Key key) const {
+  return written_[static_cast<std::size_t>(key)];
+}
 
 bool Job::is_moe() const {
   auto experts = get_int(Key::kNumMoeExperts);
@@ -95,7 +98,8 @@ void Job::apply_defaults(const LintOptions& options) {
     default_to(Key::kMoeRouterTopk, Value::integer(2));
     if (!fact(Key::kNumQueryGroups) && framework_ != Framework::kMegatronLM) {
       if (auto heads = get_int(Key::kNumAttentionHeads))
-        set(default_fact(Key::kNumQueryGroups, Value::integer(*heads), fw + " default (= num_attention_heads)"));
+        set(default_fact(Key::kNumQueryGroups, Value::integer(*heads),
+                         fw + " default (= num_attention_heads)"));
     }
   }
 

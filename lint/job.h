@@ -16,9 +16,9 @@ namespace parlint {
 
 // What the user chose for this run (command line or configuration).
 struct LintOptions {
-  std::optional<ClusterProfile> cluster;  // chosen explicitly (--cluster or configuration)
-  std::optional<int> gpus_per_node;       // --gpus-per-node
-  std::optional<int> nvlink_domain;       // --nvlink-domain
+  std::optional<ClusterProfile> cluster;      // chosen explicitly (--cluster or configuration)
+  std::optional<int> gpus_per_node;           // --gpus-per-node
+  std::optional<int> nvlink_domain;           // --nvlink-domain
   Framework framework = Framework::kUnknown;  // kUnknown = auto
 };
 

@@ -24,11 +24,10 @@ struct Alias {
   Key key;
 };
 constexpr Alias kConfigAliases[] = {
-    {"encoder_seq_length", Key::kSeqLength},       // NeMo 1
-    {"num_experts", Key::kNumMoeExperts},          // older NeMo 1 / Megatron-LM dumps
-    {"ub_tp_comm_overlap", Key::kTpCommOverlap},   // NeMo 1
-    {"num_gpus_per_node", Key::kGpusPerNode},
-    {"num_nodes", Key::kNodes},
+    {"encoder_seq_length", Key::kSeqLength},      // NeMo 1
+    {"num_experts", Key::kNumMoeExperts},         // older NeMo 1 / Megatron-LM dumps
+    {"ub_tp_comm_overlap", Key::kTpCommOverlap},  // NeMo 1
+    {"num_gpus_per_node", Key::kGpusPerNode},    {"num_nodes", Key::kNodes},
 };
 
 // Megatron-LM flags whose field name differs from the flag (arguments.py).
@@ -56,8 +55,7 @@ bool section_holds_settings(std::span<const std::string> s) {
   };
   return s.empty() || is({"model"}) || is({"model", "config"}) || is({"trainer", "strategy"}) ||
          is({"strategy"}) || is({"parallelism"}) || is({"train"}) || is({"dataset"}) || is({"data"}) ||
-         is({"ddp"}) || is({"optimizer"}) || is({"dist"}) || is({"comm_overlap"}) ||
-         is({"model", "data"});
+         is({"ddp"}) || is({"optimizer"}) || is({"dist"}) || is({"comm_overlap"}) || is({"model", "data"});
 }
 
 bool is_env_section(std::string_view s) {
@@ -66,8 +64,12 @@ bool is_env_section(std::string_view s) {
 
 }  // namespace
 
-std::string_view key_name(Key key) { return kKeyInfo[static_cast<std::size_t>(key)].name; }
-KeyType key_type(Key key) { return kKeyInfo[static_cast<std::size_t>(key)].type; }
+std::string_view key_name(Key key) {
+  return kKeyInfo[static_cast<std::size_t>(key)].name;
+}
+KeyType key_type(Key key) {
+  return kKeyInfo[static_cast<std::size_t>(key)].type;
+}
 
 std::optional<Key> key_from_name(std::string_view name) {
   for (std::size_t i = 0; i < kKeyCount; ++i)
@@ -91,7 +93,8 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
   if (path.empty()) return std::nullopt;
   // NeMo-Framework-Launcher packages (`training.model.x`) and Bridge dumps rooted at ConfigContainer.
   static constexpr std::string_view kPackages[] = {"training", "fine_tuning", "peft", "ConfigContainer"};
-  if (path.size() > 1 && std::find(std::begin(kPackages), std::end(kPackages), path[0]) != std::end(kPackages))
+  if (path.size() > 1 &&
+      std::find(std::begin(kPackages), std::end(kPackages), path[0]) != std::end(kPackages))
     path = path.subspan(1);
   const std::string& leaf = path.back();
   auto sections = path.first(path.size() - 1);

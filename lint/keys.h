@@ -9,48 +9,48 @@
 
 namespace parlint {
 
-#define PARLINT_KEYS(X)                                                       \
-  X(kTensorModelParallelSize, "tensor_model_parallel_size", kInt)             \
-  X(kPipelineModelParallelSize, "pipeline_model_parallel_size", kInt)         \
-  X(kVirtualPipelineModelParallelSize, "virtual_pipeline_model_parallel_size", kInt) \
-  X(kContextParallelSize, "context_parallel_size", kInt)                      \
-  X(kHierarchicalContextParallelSizes, "hierarchical_context_parallel_sizes", kList) \
-  X(kCpCommType, "cp_comm_type", kAny)                                        \
-  X(kExpertModelParallelSize, "expert_model_parallel_size", kInt)             \
-  X(kExpertTensorParallelSize, "expert_tensor_parallel_size", kInt)           \
-  X(kSequenceParallel, "sequence_parallel", kBool)                            \
-  X(kNumLayersInFirstPipelineStage, "num_layers_in_first_pipeline_stage", kInt) \
-  X(kNumLayersInLastPipelineStage, "num_layers_in_last_pipeline_stage", kInt) \
+#define PARLINT_KEYS(X)                                                                    \
+  X(kTensorModelParallelSize, "tensor_model_parallel_size", kInt)                          \
+  X(kPipelineModelParallelSize, "pipeline_model_parallel_size", kInt)                      \
+  X(kVirtualPipelineModelParallelSize, "virtual_pipeline_model_parallel_size", kInt)       \
+  X(kContextParallelSize, "context_parallel_size", kInt)                                   \
+  X(kHierarchicalContextParallelSizes, "hierarchical_context_parallel_sizes", kList)       \
+  X(kCpCommType, "cp_comm_type", kAny)                                                     \
+  X(kExpertModelParallelSize, "expert_model_parallel_size", kInt)                          \
+  X(kExpertTensorParallelSize, "expert_tensor_parallel_size", kInt)                        \
+  X(kSequenceParallel, "sequence_parallel", kBool)                                         \
+  X(kNumLayersInFirstPipelineStage, "num_layers_in_first_pipeline_stage", kInt)            \
+  X(kNumLayersInLastPipelineStage, "num_layers_in_last_pipeline_stage", kInt)              \
   X(kAccountForEmbeddingInPipelineSplit, "account_for_embedding_in_pipeline_split", kBool) \
-  X(kAccountForLossInPipelineSplit, "account_for_loss_in_pipeline_split", kBool) \
-  X(kPipelineModelParallelLayout, "pipeline_model_parallel_layout", kAny)     \
-  X(kNumLayersPerVirtualPipelineStage, "num_layers_per_virtual_pipeline_stage", kInt) \
-  X(kUseTpPpDpMapping, "use_tp_pp_dp_mapping", kBool)                         \
-  X(kNumLayers, "num_layers", kInt)                                           \
-  X(kHiddenSize, "hidden_size", kInt)                                         \
-  X(kFfnHiddenSize, "ffn_hidden_size", kInt)                                  \
-  X(kNumAttentionHeads, "num_attention_heads", kInt)                          \
-  X(kNumQueryGroups, "num_query_groups", kInt)                                \
-  X(kGroupQueryAttention, "group_query_attention", kBool)                     \
-  X(kKvChannels, "kv_channels", kInt)                                         \
-  X(kNumMoeExperts, "num_moe_experts", kInt)                                  \
-  X(kMoeRouterTopk, "moe_router_topk", kInt)                                  \
-  X(kMoeFfnHiddenSize, "moe_ffn_hidden_size", kInt)                           \
-  X(kAddBiasLinear, "add_bias_linear", kBool)                                 \
-  X(kVocabSize, "vocab_size", kInt)                                           \
-  X(kSeqLength, "seq_length", kInt)                                           \
-  X(kGlobalBatchSize, "global_batch_size", kInt)                              \
-  X(kMicroBatchSize, "micro_batch_size", kInt)                                \
-  X(kUseDistributedOptimizer, "use_distributed_optimizer", kBool)             \
-  X(kTpCommOverlap, "tp_comm_overlap", kBool)                                 \
-  X(kNodes, "nodes", kInt)                                                    \
-  X(kGpusPerNode, "gpus_per_node", kInt)                                      \
-  X(kNtasksPerNode, "ntasks_per_node", kInt)                                  \
-  X(kNprocPerNode, "nproc_per_node", kInt)                                    \
-  X(kNnodes, "nnodes", kInt)                                                  \
-  X(kWorldSize, "world_size", kInt)                                           \
-  X(kCudaDeviceMaxConnections, "CUDA_DEVICE_MAX_CONNECTIONS", kAny)           \
-  X(kNemoHome, "NEMO_HOME", kAny)                                             \
+  X(kAccountForLossInPipelineSplit, "account_for_loss_in_pipeline_split", kBool)           \
+  X(kPipelineModelParallelLayout, "pipeline_model_parallel_layout", kAny)                  \
+  X(kNumLayersPerVirtualPipelineStage, "num_layers_per_virtual_pipeline_stage", kInt)      \
+  X(kUseTpPpDpMapping, "use_tp_pp_dp_mapping", kBool)                                      \
+  X(kNumLayers, "num_layers", kInt)                                                        \
+  X(kHiddenSize, "hidden_size", kInt)                                                      \
+  X(kFfnHiddenSize, "ffn_hidden_size", kInt)                                               \
+  X(kNumAttentionHeads, "num_attention_heads", kInt)                                       \
+  X(kNumQueryGroups, "num_query_groups", kInt)                                             \
+  X(kGroupQueryAttention, "group_query_attention", kBool)                                  \
+  X(kKvChannels, "kv_channels", kInt)                                                      \
+  X(kNumMoeExperts, "num_moe_experts", kInt)                                               \
+  X(kMoeRouterTopk, "moe_router_topk", kInt)                                               \
+  X(kMoeFfnHiddenSize, "moe_ffn_hidden_size", kInt)                                        \
+  X(kAddBiasLinear, "add_bias_linear", kBool)                                              \
+  X(kVocabSize, "vocab_size", kInt)                                                        \
+  X(kSeqLength, "seq_length", kInt)                                                        \
+  X(kGlobalBatchSize, "global_batch_size", kInt)                                           \
+  X(kMicroBatchSize, "micro_batch_size", kInt)                                             \
+  X(kUseDistributedOptimizer, "use_distributed_optimizer", kBool)                          \
+  X(kTpCommOverlap, "tp_comm_overlap", kBool)                                              \
+  X(kNodes, "nodes", kInt)                                                                 \
+  X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
+  X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \
+  X(kNprocPerNode, "nproc_per_node", kInt)                                                 \
+  X(kNnodes, "nnodes", kInt)                                                               \
+  X(kWorldSize, "world_size", kInt)                                                        \
+  X(kCudaDeviceMaxConnections, "CUDA_DEVICE_MAX_CONNECTIONS", kAny)                        \
+  X(kNemoHome, "NEMO_HOME", kAny)                                                          \
   X(kHfHome, "HF_HOME", kAny)
 
 enum class Key : std::uint8_t {

@@ -4,13 +4,25 @@
 
 namespace parlint {
 
-std::int64_t gcd64(std::int64_t a, std::int64_t b) { return std::gcd(a, b); }
-std::int64_t lcm64(std::int64_t a, std::int64_t b) { return (a == 0 || b == 0) ? 0 : a / std::gcd(a, b) * b; }
+std::int64_t gcd64(std::int64_t a, std::int64_t b) {
+  return std::gcd(a, b);
+}
+std::int64_t lcm64(std::int64_t a, std::int64_t b) {
+  return (a == 0 || b == 0) ? 0 : a / std::gcd(a, b) * b;
+}
 
-std::int64_t dense_model_size(const MeshSizes& m) { return m.tp * m.pp * m.cp; }
-std::int64_t expert_model_size(const MeshSizes& m) { return m.pp * m.ep * m.etp; }
-std::int64_t min_world_size(const MeshSizes& m) { return m.pp * lcm64(m.tp * m.cp, m.ep * m.etp); }
-std::int64_t product_world_size(const MeshSizes& m) { return m.pp * m.tp * m.cp * m.ep * m.etp; }
+std::int64_t dense_model_size(const MeshSizes& m) {
+  return m.tp * m.pp * m.cp;
+}
+std::int64_t expert_model_size(const MeshSizes& m) {
+  return m.pp * m.ep * m.etp;
+}
+std::int64_t min_world_size(const MeshSizes& m) {
+  return m.pp * lcm64(m.tp * m.cp, m.ep * m.etp);
+}
+std::int64_t product_world_size(const MeshSizes& m) {
+  return m.pp * m.tp * m.cp * m.ep * m.etp;
+}
 
 bool world_size_valid(const MeshSizes& m, std::int64_t world) {
   return world > 0 && world % dense_model_size(m) == 0 && world % expert_model_size(m) == 0;

@@ -6,7 +6,7 @@
 namespace parlint {
 
 struct SourcePosition {
-  int line = 0;    // 0 = no position (a framework default, a profile)
+  int line = 0;  // 0 = no position (a framework default, a profile)
   int column = 0;
   auto operator<=>(const SourcePosition&) const = default;
 };

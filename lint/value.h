@@ -14,15 +14,29 @@ class Value {
   Value() : kind_(Kind::kNull) {}
   static Value unknown(std::string reason) { return Value(Kind::kUnknown, std::move(reason)); }
   static Value null() { return Value(Kind::kNull, {}); }
-  static Value integer(std::int64_t v) { Value x(Kind::kInt, {}); x.int_ = v; return x; }
-  static Value boolean(bool v) { Value x(Kind::kBool, {}); x.bool_ = v; return x; }
+  static Value integer(std::int64_t v) {
+    Value x(Kind::kInt, {});
+    x.int_ = v;
+    return x;
+  }
+  static Value boolean(bool v) {
+    Value x(Kind::kBool, {});
+    x.bool_ = v;
+    return x;
+  }
   static Value string(std::string v) { return Value(Kind::kString, std::move(v)); }
-  static Value list(std::vector<Value> items) { Value x(Kind::kList, {}); x.items_ = std::move(items); return x; }
+  static Value list(std::vector<Value> items) {
+    Value x(Kind::kList, {});
+    x.items_ = std::move(items);
+    return x;
+  }
 
   Kind kind() const { return kind_; }
   bool is_unknown() const { return kind_ == Kind::kUnknown; }
   bool is_known() const { return kind_ != Kind::kUnknown; }
-  std::optional<std::int64_t> as_int() const { return kind_ == Kind::kInt ? std::optional(int_) : std::nullopt; }
+  std::optional<std::int64_t> as_int() const {
+    return kind_ == Kind::kInt ? std::optional(int_) : std::nullopt;
+  }
   std::optional<bool> as_bool() const { return kind_ == Kind::kBool ? std::optional(bool_) : std::nullopt; }
   const std::string& text() const { return text_; }  // string value, or the reason when unknown
   const std::string& unknown_reason() const { return text_; }

@@ -1,8 +1,8 @@
 #include "parsers/omegaconf.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 
 namespace parlint {
 namespace {
@@ -50,7 +50,8 @@ bool is_shell_style_name(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   bool upper = false;
   for (char c : s) {
-    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+          c == '_'))
       return false;
     upper |= std::isupper(static_cast<unsigned char>(c)) != 0;
   }
@@ -67,7 +68,8 @@ std::string parent_of(std::string_view path) {
 Value scalar_value(std::string_view raw, bool quoted) {
   std::string_view s = trim(raw);
   if (!quoted) {
-    if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL" || s == "None") return Value::null();
+    if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL" || s == "None")
+      return Value::null();
     if (s == "true" || s == "True" || s == "TRUE") return Value::boolean(true);
     if (s == "false" || s == "False" || s == "FALSE") return Value::boolean(false);
   }
@@ -98,10 +100,12 @@ InterpolationResult OmegaConfResolver::resolve_depth(std::string_view raw, std::
   return resolve_expression(s.substr(2, s.size() - 3), at, depth + 1);
 }
 
-InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr, std::string_view at, int depth) {
+InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr, std::string_view at,
+                                                          int depth) {
   expr = trim(expr);
   auto colon = expr.find(':');
-  bool is_resolver = colon != std::string_view::npos && expr.substr(0, colon).find("${") == std::string_view::npos;
+  bool is_resolver =
+      colon != std::string_view::npos && expr.substr(0, colon).find("${") == std::string_view::npos;
   if (!is_resolver) return resolve_path(expr, at, depth);
 
   std::string_view name = trim(expr.substr(0, colon));
@@ -110,8 +114,8 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
     return {Value::unknown("read from environment variable " + std::string(trim(split_args(args_text)[0])) +
                            " at run time"),
             {}};
-  static constexpr std::string_view kArithmetic[] = {"multiply", "add", "subtract", "divide_floor",
-                                                     "divide_ceil", "floor_divide", "sum"};
+  static constexpr std::string_view kArithmetic[] = {
+      "multiply", "add", "subtract", "divide_floor", "divide_ceil", "floor_divide", "sum"};
   if (std::find(std::begin(kArithmetic), std::end(kArithmetic), name) == std::end(kArithmetic))
     return {Value::unknown("resolver ${" + std::string(name) + ":...} is evaluated at run time"), {}};
 

@@ -23,10 +23,10 @@ class OmegaConfResolver {
   // Looks a dotted absolute path up; returns the scalar text it holds (resolving nested
   // interpolations itself through this resolver) or nullopt when the path does not exist.
   struct Target {
-    std::string raw;        // the scalar as written
+    std::string raw;  // the scalar as written
     bool quoted = false;
     Location location;
-    std::string path;       // the absolute dotted path of the target (its parent is the base for ${.x})
+    std::string path;  // the absolute dotted path of the target (its parent is the base for ${.x})
   };
   using Lookup = std::function<std::optional<Target>(std::string_view dotted_path)>;
 

@@ -9,9 +9,9 @@
 namespace parlint {
 
 struct RawJob {
-  SourceRange range;              // the launch command or config document this job describes
+  SourceRange range;                          // the launch command or config document this job describes
   Framework framework = Framework::kUnknown;  // what the syntax says (NeMo 1 YAML, Megatron-LM flags...)
-  std::string description;        // "YAML document", "torchrun launch", ...
+  std::string description;                    // "YAML document", "torchrun launch", ...
   // In file order. For each key the fact with the highest priority wins, the last among equals.
   std::vector<Fact> facts;
   std::vector<Conflict> conflicts;

@@ -9,8 +9,12 @@ extern "C" const TSLanguage* tree_sitter_bash();
 
 namespace parlint {
 
-const TSLanguage* python_language() { return tree_sitter_python(); }
-const TSLanguage* bash_language() { return tree_sitter_bash(); }
+const TSLanguage* python_language() {
+  return tree_sitter_python();
+}
+const TSLanguage* bash_language() {
+  return tree_sitter_bash();
+}
 
 void set_parser_language(TSParser* parser, const TSLanguage* language, const char* grammar_name) {
   if (!ts_parser_set_language(parser, language)) {

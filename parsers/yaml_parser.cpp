@@ -10,9 +10,9 @@
 namespace parlint {
 namespace {
 
-// Bound on nodes visited per file, counting every alias expansion: an alias bomb ("billion laughs")
-// stops here instead of exhausting memory.
-constexpr std::size_t kMaxNodeVisits = 1'000'000;
+// Bound on nodes visited per document, counting every alias expansion (real configs have a few thousand): an
+// alias bomb ("billion laughs") stops here instead of exhausting memory.
+constexpr std::size_t kMaxNodeVisits = 200'000;
 
 struct Entry {
   std::vector<std::string> path;  // components, dotted keys already split
@@ -100,14 +100,17 @@ class YamlWalker {
   void walk(const YAML::Node& node, std::vector<std::string>& prefix, bool from_merge) {
     if (!budget()) return;
     switch (node.Type()) {
-      case YAML::NodeType::Map: walk_map(node, prefix, from_merge); break;
+      case YAML::NodeType::Map:
+        walk_map(node, prefix, from_merge);
+        break;
       case YAML::NodeType::Sequence:
       case YAML::NodeType::Scalar:
       case YAML::NodeType::Null:
         if (!prefix.empty())
           entries_.push_back({prefix, node, value_location(node.Mark()), from_merge, current_mapping_});
         break;
-      case YAML::NodeType::Undefined: break;
+      case YAML::NodeType::Undefined:
+        break;
     }
   }
 
@@ -161,7 +164,8 @@ Framework detect_framework(const std::vector<Entry>& entries) {
       if (e.path.size() > i + 1 && e.path[i + 1] == "strategy") strategy = true;
     }
     if (top == "model") model = true;
-    if (top == "dataset" || top == "train" || top == "ddp" || top == "dist" || top == "comm_overlap") bridge = true;
+    if (top == "dataset" || top == "train" || top == "ddp" || top == "dist" || top == "comm_overlap")
+      bridge = true;
   }
   if (flags) return Framework::kMegatronLM;
   if (strategy) return Framework::kNemo2;
@@ -194,7 +198,7 @@ class DocumentExtractor {
     job.description = "YAML document";
     OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
     std::unordered_map<int, std::size_t> winner;  // key -> index in job.facts
-    std::vector<bool> merged;                      // job.facts[i] came in through a merge key
+    std::vector<bool> merged;                     // job.facts[i] came in through a merge key
     for (const Entry& e : entries_) {
       auto match = match_config_path(e.path);
       if (!match) continue;
@@ -249,8 +253,7 @@ class DocumentExtractor {
     bool quoted = e.node.Tag() == "!";
     if (!OmegaConfResolver::has_interpolation(raw)) return scalar_value(raw, quoted);
     InterpolationResult r = resolver.resolve(raw, fact.spelling);
-    for (const Location& via : r.via)
-      fact.written_at.push_back({via, "value written here"});
+    for (const Location& via : r.via) fact.written_at.push_back({via, "value written here"});
     return r.value;
   }
 
@@ -278,7 +281,8 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
   try {
     documents = YAML::LoadAll(std::string(source.text()));
   } catch (const YAML::DeepRecursion& e) {
-    out.errors.push_back(yaml_error(source, e.mark, "YAML nesting is too deep to read (" + e.msg + ")"));
+    out.errors.push_back(
+        yaml_error(source, e.mark, "YAML nesting is deeper than 2000 levels; the file was not read"));
     return out;
   } catch (const YAML::ParserException& e) {
     out.errors.push_back(yaml_error(source, e.mark, "invalid YAML: " + e.msg));
@@ -292,8 +296,8 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
     bool complete = walker.walk_document(documents[d]);
     if (!complete) {
       out.errors.push_back(yaml_error(source, documents[d].Mark(),
-                                      "YAML aliases expand to more than 1,000,000 nodes; the document "
-                                      "was not read"));
+                                      "YAML aliases expand to more than 200,000 nodes (an alias bomb?); "
+                                      "the document was not read"));
       continue;
     }
     auto& entries = walker.entries();

@@ -7,10 +7,10 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{
-    "PL101", "tp-crosses-nvlink-domain", Severity::kError,
-    "TP (or ETP) is larger than the NVLink domain, or does not divide it so that TP groups straddle two domains",
-    R"md(# PL101 tp-crosses-nvlink-domain
+constexpr RuleInfo kInfo{"PL101", "tp-crosses-nvlink-domain", Severity::kError,
+                         "TP (or ETP) is larger than the NVLink domain, or does not divide it so that TP "
+                         "groups straddle two domains",
+                         R"md(# PL101 tp-crosses-nvlink-domain
 
 ## What it does
 Checks that every tensor-parallel group (and, for MoE models, every expert-tensor-parallel group)
@@ -38,6 +38,9 @@ model:
 
 ## Fix
 ```yaml
+trainer:
+  devices: 8
+  num_nodes: 4
 model:
   tensor_model_parallel_size: 8    # TP inside the node
   pipeline_model_parallel_size: 2  # scale across nodes with PP (or DP)
@@ -78,30 +81,34 @@ class TpCrossesNvlinkDomain final : public Rule {
   }
 
  private:
-  static void check_size(const Job& job, Key key, const char* label, std::int64_t size, const NvlinkDomain& domain,
-                         std::vector<Finding>& out) {
+  static void check_size(const Job& job, Key key, const char* label, std::int64_t size,
+                         const NvlinkDomain& domain, std::vector<Finding>& out) {
     const Fact* fact = job.fact(key);
     std::int64_t d = domain.size;
     if (size <= 1 || d <= 0 || !fact->location.in_file()) return;
-    std::string domain_source = domain.from ? fmt::format("{} set by {}", domain.source, describe_source(*domain.from))
-                                            : domain.source;
+    std::string domain_source =
+        domain.from ? fmt::format("{} set by {}", domain.source, describe_source(*domain.from))
+                    : domain.source;
     std::vector<std::int64_t> fitting;
     for (std::int64_t v : divisors(d))
       if (v <= size) fitting.push_back(v);
 
     Finding f;
     f.location = fact->location;
-    if (domain.from) f.related = related_locations(*domain.from, "GPUs per node set here (the NVLink domain)");
+    if (domain.from)
+      f.related = related_locations(*domain.from, "GPUs per node set here (the NVLink domain)");
     for (const auto& w : fact->written_at) f.related.push_back(w);
 
     if (size > d) {
       f.severity = Severity::kError;
       f.message = fmt::format(
-          "{}={} spans {} NVLink domains of {} GPUs ({}); every {} all-reduce leaves NVLink for the much slower "
+          "{}={} spans {} NVLink domains of {} GPUs ({}); every {} all-reduce leaves NVLink for the much "
+          "slower "
           "inter-node network, and the job runs without any error",
           label, size, (size + d - 1) / d, d, domain_source, label);
       f.help = fmt::format(
-          "keep {} <= {} ({} divide the domain) and scale across nodes with PP or DP; if this cluster has a larger "
+          "keep {} <= {} ({} divide the domain) and scale across nodes with PP or DP; if this cluster has a "
+          "larger "
           "NVLink domain (GB200 NVL72), pass --cluster gb200-nvl72 or --nvlink-domain 72",
           label, d, join_numbers(fitting, " or "));
       out.push_back(std::move(f));

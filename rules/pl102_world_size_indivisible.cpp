@@ -7,10 +7,9 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{
-    "PL102", "world-size-indivisible", Severity::kError,
-    "world size is not divisible by TP·PP·CP or by PP·EP·ETP",
-    R"md(# PL102 world-size-indivisible
+constexpr RuleInfo kInfo{"PL102", "world-size-indivisible", Severity::kError,
+                         "world size is not divisible by TP·PP·CP or by PP·EP·ETP",
+                         R"md(# PL102 world-size-indivisible
 
 ## What it does
 Checks that the world size W (nodes x GPUs per node) is a multiple of both model-parallel sizes:
@@ -37,6 +36,10 @@ model:
 ```yaml
 trainer:
   num_nodes: 4      # W = 32, DP = 2
+  devices: 8
+model:
+  tensor_model_parallel_size: 8
+  pipeline_model_parallel_size: 2
 ```
 
 ## Framework behaviour
@@ -62,11 +65,10 @@ class WorldSizeIndivisible final : public Rule {
 
     const Fact* wf = job.fact(Key::kWorldSize);
     std::string what;
-    if (dense_bad)
-      what = fmt::format("TP·PP·CP = {}·{}·{} = {}", mesh->tp, mesh->pp, mesh->cp, dense);
+    if (dense_bad) what = fmt::format("TP·PP·CP = {}·{}·{} = {}", mesh->tp, mesh->pp, mesh->cp, dense);
     if (expert_bad)
-      what += fmt::format("{}PP·EP·ETP = {}·{}·{} = {}", dense_bad ? " or by " : "", mesh->pp, mesh->ep, mesh->etp,
-                          expert);
+      what += fmt::format("{}PP·EP·ETP = {}·{}·{} = {}", dense_bad ? " or by " : "", mesh->pp, mesh->ep,
+                          mesh->etp, expert);
     std::int64_t M = min_world_size(*mesh);
 
     Finding f;

@@ -41,6 +41,12 @@ Nothing is wrong if DP = 8 and expert DP = 2 are intended. Otherwise one node su
 ```yaml
 trainer:
   num_nodes: 1      # W = 8 = M: DP = 4, expert DP = 1
+  devices: 8
+model:
+  num_moe_experts: 32
+  tensor_model_parallel_size: 2
+  expert_model_parallel_size: 8
+  expert_tensor_parallel_size: 1
 ```
 
 ## Framework behaviour
@@ -73,13 +79,15 @@ class ProductGpuCount final : public Rule {
         "world size {} equals the product PP·TP·CP·EP·ETP = {}·{}·{}·{}·{}, but this layout needs only "
         "M = PP·lcm(TP·CP, EP·ETP) = {} GPUs: the dense and expert meshes share each pipeline stage's GPUs. "
         "At {} GPUs DP = {} and expert DP = {}; at {} GPUs DP = {} and expert DP = {}",
-        *world, mesh->pp, mesh->tp, mesh->cp, mesh->ep, mesh->etp, M, *world, *dp, *edp, M, *dp_min, *edp_min);
-    f.help = "valid as it is if the extra data parallelism is intended; if the GPU count came from the product "
-             "formula, ";
+        *world, mesh->pp, mesh->tp, mesh->cp, mesh->ep, mesh->etp, M, *world, *dp, *edp, M, *dp_min,
+        *edp_min);
+    f.help =
+        "valid as it is if the extra data parallelism is intended; if the GPU count came from the product "
+        "formula, ";
     auto g = job.get_int(Key::kGpusPerNode);
     if (g && *g > 0 && M % *g == 0)
-      f.help += fmt::format("{} node{} of {} GPUs ({} GPUs) run{} the same layout", M / *g, M / *g == 1 ? "" : "s",
-                            *g, M, M / *g == 1 ? "s" : "");
+      f.help += fmt::format("{} node{} of {} GPUs ({} GPUs) run{} the same layout", M / *g,
+                            M / *g == 1 ? "" : "s", *g, M, M / *g == 1 ? "s" : "");
     else
       f.help += fmt::format("{} GPUs run the same layout", M);
     for (const auto& w : wf->written_at)

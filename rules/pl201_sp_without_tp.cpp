@@ -7,9 +7,8 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{
-    "PL201", "sp-without-tp", Severity::kError, "sequence_parallel is on while TP = 1",
-    R"md(# PL201 sp-without-tp
+constexpr RuleInfo kInfo{"PL201", "sp-without-tp", Severity::kError, "sequence_parallel is on while TP = 1",
+                         R"md(# PL201 sp-without-tp
 
 ## What it does
 Reports `sequence_parallel: true` (or `--sequence-parallel`) in a job whose tensor-parallel size is 1.
@@ -51,12 +50,16 @@ or raise TP above 1 if activation memory was the reason for SP.
 std::string framework_behaviour(Framework fw) {
   switch (fw) {
     case Framework::kMegatronLM:
-      return "Megatron-LM warns \"Disabling sequence parallelism because tensor model parallelism is disabled\" "
+      return "Megatron-LM warns \"Disabling sequence parallelism because tensor model parallelism is "
+             "disabled\" "
              "and runs without SP";
-    case Framework::kMegatronBridge: return "Megatron-Bridge silently sets sequence_parallel=False";
-    case Framework::kNemo1: return "NeMo 1 logs a message and sets sequence_parallel=False";
+    case Framework::kMegatronBridge:
+      return "Megatron-Bridge silently sets sequence_parallel=False";
+    case Framework::kNemo1:
+      return "NeMo 1 logs a message and sets sequence_parallel=False";
     case Framework::kNemo2:
-    case Framework::kUnknown: break;
+    case Framework::kUnknown:
+      break;
   }
   return "Megatron-Core raises \"Cannot use sequence parallelism without tensor parallelism\"";
 }
@@ -73,10 +76,12 @@ class SpWithoutTp final : public Rule {
     const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = sp_fact->location;
-    f.message = fmt::format("sequence_parallel is on but TP=1 ({}): there is no tensor-parallel group to split "
-                            "activations across; {}",
-                            describe_source(*tp_fact), framework_behaviour(job.framework()));
-    f.help = "set sequence_parallel to false, or use TP > 1 (SP only pays off together with tensor parallelism)";
+    f.message = fmt::format(
+        "sequence_parallel is on but TP=1 ({}): there is no tensor-parallel group to split "
+        "activations across; {}",
+        describe_source(*tp_fact), framework_behaviour(job.framework()));
+    f.help =
+        "set sequence_parallel to false, or use TP > 1 (SP only pays off together with tensor parallelism)";
     f.related = related_locations(*tp_fact, "TP=1 set here");
     for (const auto& w : sp_fact->written_at) f.related.push_back(w);
     out.push_back(std::move(f));

@@ -7,9 +7,9 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{
-    "PL202", "cp-seq-divisibility", Severity::kError, "CP > 1 and seq_length is not divisible by 2·CP",
-    R"md(# PL202 cp-seq-divisibility
+constexpr RuleInfo kInfo{"PL202", "cp-seq-divisibility", Severity::kError,
+                         "CP > 1 and seq_length is not divisible by 2·CP",
+                         R"md(# PL202 cp-seq-divisibility
 
 ## What it does
 With context parallelism (CP > 1), checks that the sequence length is a multiple of 2·CP.
@@ -70,17 +70,20 @@ class CpSeqDivisibility final : public Rule {
     Finding f;
     f.location = primary->location;
     f.message = fmt::format(
-        "seq_length={} is not divisible by 2·CP = {} (context_parallel_size={}): context parallelism splits each "
+        "seq_length={} is not divisible by 2·CP = {} (context_parallel_size={}): context parallelism splits "
+        "each "
         "sequence into 2·CP chunks; {}",
         *seq, m, *cp,
-        job.framework() == Framework::kMegatronBridge ? "Megatron-Bridge asserts \"Sequence length must be divisible "
-                                                        "by 2 * context parallel size\""
+        job.framework() == Framework::kMegatronBridge
+            ? "Megatron-Bridge asserts \"Sequence length must be divisible "
+              "by 2 * context parallel size\""
         : job.framework() == Framework::kMegatronLM
             ? "Megatron-LM asserts \"seq-length should be a multiple of 2 * context-parallel-size\""
             : "Transformer Engine fails on the first forward pass");
     if (!valid_cp.empty())
       f.help = fmt::format("use CP {} (2·CP divides {}), or ", join_numbers(valid_cp, " or "), *seq);
-    f.help += fmt::format("a sequence length that is a multiple of {} ({})", m, join_numbers(valid_seq, " or "));
+    f.help +=
+        fmt::format("a sequence length that is a multiple of {} ({})", m, join_numbers(valid_seq, " or "));
     const Fact* other = primary == cp_fact ? seq_fact : cp_fact;
     f.related = related_locations(*other, primary == cp_fact ? "sequence length set here" : "CP set here");
     for (const auto& w : primary->written_at) f.related.push_back(w);

@@ -35,6 +35,9 @@ model:
 ## Fix
 ```yaml
 model:
+  num_layers: 32
+  hidden_size: 4096
+  num_attention_heads: 32
   expert_model_parallel_size: 1     # or set num_moe_experts for an MoE model
 ```
 
@@ -71,8 +74,9 @@ class EpOnDense final : public Rule {
           "EP={} on a dense model ({}: the model has no expert layers); Megatron-Core raises "
           "\"num_moe_experts must be non None to use expert-parallel.\"",
           *e, experts_text);
-      f.help = "remove expert_model_parallel_size (or set it to 1), or set num_moe_experts if this is meant to be "
-               "an MoE model";
+      f.help =
+          "remove expert_model_parallel_size (or set it to 1), or set num_moe_experts if this is meant to be "
+          "an MoE model";
       f.related = related_locations(*experts, "expert count set here");
       for (const auto& w : ep->written_at) f.related.push_back(w);
       out.push_back(std::move(f));
@@ -82,8 +86,8 @@ class EpOnDense final : public Rule {
       Finding f;
       f.location = etp->location;
       f.severity = Severity::kWarning;
-      f.message = fmt::format("expert_tensor_parallel_size={} has no effect: the model has no experts ({})", *t,
-                              experts_text);
+      f.message = fmt::format("expert_tensor_parallel_size={} has no effect: the model has no experts ({})",
+                              *t, experts_text);
       f.help = "remove expert_tensor_parallel_size";
       out.push_back(std::move(f));
     }

@@ -4,9 +4,8 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{
-    "PL900", "syntax-error", Severity::kError, "a file could not be parsed",
-    R"md(# PL900 syntax-error
+constexpr RuleInfo kInfo{"PL900", "syntax-error", Severity::kError, "a file could not be parsed",
+                         R"md(# PL900 syntax-error
 
 ## What it does
 Reports input that parlint could not parse, at the broken region: invalid YAML, YAML nested deeper

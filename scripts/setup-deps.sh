@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libgtest-dev libgmock-dev
-          nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git)
+          nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -22,7 +22,8 @@ void report_json(const RunResult& result, const ReportOptions&, std::ostream& ou
     ++counts[static_cast<int>(d.severity)];
     nlohmann::ordered_json related = nlohmann::ordered_json::array();
     for (const auto& r : d.related)
-      related.push_back({{"path", r.location.path}, {"range", range_json(r.location.range)}, {"message", r.message}});
+      related.push_back(
+          {{"path", r.location.path}, {"range", range_json(r.location.range)}, {"message", r.message}});
     diags.push_back({{"code", d.code},
                      {"name", d.name},
                      {"severity", std::string(severity_name(d.severity))},
@@ -35,12 +36,13 @@ void report_json(const RunResult& result, const ReportOptions&, std::ostream& ou
   }
   nlohmann::ordered_json errors = nlohmann::ordered_json::array();
   for (const auto& e : result.errors) errors.push_back({{"path", e.path}, {"message", e.message}});
-  nlohmann::ordered_json doc = {{"version", 1},
-                        {"tool", {{"name", "parlint"}, {"version", PARLINT_VERSION}}},
-                        {"files_checked", result.files_checked},
-                        {"diagnostics", diags},
-                        {"errors", errors},
-                        {"summary", {{"error", counts[2]}, {"warning", counts[1]}, {"info", counts[0]}}}};
+  nlohmann::ordered_json doc = {
+      {"version", 1},
+      {"tool", {{"name", "parlint"}, {"version", PARLINT_VERSION}}},
+      {"files_checked", result.files_checked},
+      {"diagnostics", diags},
+      {"errors", errors},
+      {"summary", {{"error", counts[2]}, {"warning", counts[1]}, {"info", counts[0]}}}};
   // Invalid UTF-8 from input files is replaced rather than aborting the report.
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }

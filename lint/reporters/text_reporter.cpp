@@ -19,9 +19,12 @@ struct Style {
 
 std::string_view severity_color(Severity s) {
   switch (s) {
-    case Severity::kError: return "1;31";
-    case Severity::kWarning: return "1;33";
-    case Severity::kInfo: return "1;36";
+    case Severity::kError:
+      return "1;31";
+    case Severity::kWarning:
+      return "1;33";
+    case Severity::kInfo:
+      return "1;36";
   }
   return "1";
 }
@@ -58,7 +61,8 @@ void report_text(const RunResult& result, const ReportOptions& options, std::ost
       out << st.wrap("1;34", gutter + " |") << " " << std::string(static_cast<std::size_t>(before), ' ')
           << st.wrap(color, std::string(static_cast<std::size_t>(width), '^')) << "\n";
     }
-    if (!d.help.empty()) out << gutter << " = " << st.wrap("1", "help") << ": " << escape_control(d.help) << "\n";
+    if (!d.help.empty())
+      out << gutter << " = " << st.wrap("1", "help") << ": " << escape_control(d.help) << "\n";
     for (const auto& rel : d.related) {
       if (rel.location.in_file())
         out << gutter << " = " << st.wrap("1", "note") << ": " << location_text(rel.location) << ": "
@@ -72,8 +76,9 @@ void report_text(const RunResult& result, const ReportOptions& options, std::ost
   if (total == 0) {
     out << fmt::format("No problems found in {}.\n", files);
   } else {
-    out << fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {}.\n", total, total == 1 ? "" : "s",
-                       counts[2], counts[2] == 1 ? "" : "s", counts[1], counts[1] == 1 ? "" : "s", counts[0], files);
+    out << fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {}.\n", total,
+                       total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1],
+                       counts[1] == 1 ? "" : "s", counts[0], files);
   }
 }
 

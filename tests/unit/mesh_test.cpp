@@ -24,17 +24,16 @@ TEST_P(MeshTable, ProductAndMinimum) {
   for (std::int64_t w = 1; w < c.minimum; ++w) EXPECT_FALSE(world_size_valid(c.mesh, w)) << w;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Foundation, MeshTable,
-    ::testing::Values(MeshCase{{.tp = 2, .pp = 1, .cp = 1, .ep = 8, .etp = 1}, 16, 8},
-                      MeshCase{{.tp = 4, .pp = 1, .cp = 1, .ep = 8, .etp = 1}, 32, 8},
-                      MeshCase{{.tp = 2, .pp = 1, .cp = 2, .ep = 8, .etp = 1}, 32, 8},
-                      MeshCase{{.tp = 2, .pp = 1, .cp = 4, .ep = 8, .etp = 1}, 64, 8},
-                      MeshCase{{.tp = 2, .pp = 2, .cp = 1, .ep = 8, .etp = 1}, 32, 16},
-                      MeshCase{{.tp = 2, .pp = 1, .cp = 1, .ep = 4, .etp = 2}, 16, 8},
-                      // Non-powers of two: lcm, not max.
-                      MeshCase{{.tp = 2, .pp = 1, .cp = 3, .ep = 4, .etp = 1}, 24, 12},
-                      MeshCase{{.tp = 4, .pp = 1, .cp = 1, .ep = 6, .etp = 1}, 24, 12}));
+INSTANTIATE_TEST_SUITE_P(Foundation, MeshTable,
+                         ::testing::Values(MeshCase{{.tp = 2, .pp = 1, .cp = 1, .ep = 8, .etp = 1}, 16, 8},
+                                           MeshCase{{.tp = 4, .pp = 1, .cp = 1, .ep = 8, .etp = 1}, 32, 8},
+                                           MeshCase{{.tp = 2, .pp = 1, .cp = 2, .ep = 8, .etp = 1}, 32, 8},
+                                           MeshCase{{.tp = 2, .pp = 1, .cp = 4, .ep = 8, .etp = 1}, 64, 8},
+                                           MeshCase{{.tp = 2, .pp = 2, .cp = 1, .ep = 8, .etp = 1}, 32, 16},
+                                           MeshCase{{.tp = 2, .pp = 1, .cp = 1, .ep = 4, .etp = 2}, 16, 8},
+                                           // Non-powers of two: lcm, not max.
+                                           MeshCase{{.tp = 2, .pp = 1, .cp = 3, .ep = 4, .etp = 1}, 24, 12},
+                                           MeshCase{{.tp = 4, .pp = 1, .cp = 1, .ep = 6, .etp = 1}, 24, 12}));
 
 TEST(Mesh, MaxFormulaIsWrongForNonPowersOfTwo) {
   MeshSizes m{.tp = 4, .pp = 1, .cp = 1, .ep = 6, .etp = 1};
@@ -58,7 +57,9 @@ TEST(Mesh, NearestValidNodeCounts) {
   EXPECT_EQ(nearest_valid_node_counts(4, 8, 3), (std::vector<std::int64_t>{2, 4}));
 }
 
-TEST(Mesh, Divisors) { EXPECT_EQ(divisors(12), (std::vector<std::int64_t>{1, 2, 3, 4, 6, 12})); }
+TEST(Mesh, Divisors) {
+  EXPECT_EQ(divisors(12), (std::vector<std::int64_t>{1, 2, 3, 4, 6, 12}));
+}
 
 }  // namespace
 }  // namespace parlint

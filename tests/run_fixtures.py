@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Fixture snapshot runner.
+
+Every input under fixtures/ is linted with `--format gcc` and compared with the snapshot next to it
+(`<input>.expected`). Fixtures under fixtures/rules/<CODE>/ named fail_* must report CODE and pass_*
+must not; every rule needs at least two of each. The Example and Fix blocks of every rule's
+documentation are linted as well (Example must report the rule, Fix must not).
+
+An input's first lines may hold `# parlint-args: ...` with extra command-line options.
+Run with --update to rewrite the snapshots on purpose.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fixture_inputs():
+    for base, dirs, files in os.walk(os.path.join(ROOT, "fixtures")):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".expected") or name == "README.md":
+                continue
+            yield os.path.relpath(os.path.join(base, name), ROOT)
+
+
+def extra_args(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
+        for line in f.readlines()[:3]:
+            m = re.match(r"#\s*parlint-args:(.*)", line)
+            if m:
+                return shlex.split(m.group(1))
+    return []
+
+
+def run(parlint, args, stdin=None):
+    return subprocess.run([parlint, "check", "--format", "gcc", "--fail-on", "never", "--color", "never", *args],
+                          cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def doc_blocks(docs, heading):
+    section = re.search(r"^## " + heading + r"\n(.*?)(?=^## |\Z)", docs, re.S | re.M)
+    if not section:
+        return []
+    return re.findall(r"```yaml\n(.*?)```", section.group(1), re.S)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--parlint", required=True)
+    ap.add_argument("--update", action="store_true", help="rewrite the .expected snapshots")
+    opts = ap.parse_args()
+    failures = []
+    counts = {}
+
+    for path in fixture_inputs():
+        proc = run(opts.parlint, [*extra_args(path), path])
+        if proc.returncode not in (0, 1):
+            failures.append(f"{path}: exit code {proc.returncode}: {proc.stderr.strip()}")
+            continue
+        expected_path = os.path.join(ROOT, path + ".expected")
+        if opts.update:
+            with open(expected_path, "w", encoding="utf-8") as f:
+                f.write(proc.stdout)
+        elif not os.path.exists(expected_path):
+            failures.append(f"{path}: no snapshot {path}.expected (run with --update)")
+        else:
+            with open(expected_path, encoding="utf-8") as f:
+                want = f.read()
+            if want != proc.stdout:
+                failures.append(f"{path}: output differs from the snapshot\n--- expected\n{want}--- actual\n{proc.stdout}")
+        parts = path.split(os.sep)
+        if len(parts) == 4 and parts[1] == "rules":
+            code, name = parts[2], parts[3]
+            kind = "fail" if name.startswith("fail_") else "pass" if name.startswith("pass_") else None
+            if kind is None:
+                failures.append(f"{path}: rule fixtures are named fail_* or pass_*")
+                continue
+            counts.setdefault(code, {"fail": 0, "pass": 0})[kind] += 1
+            reported = f"[{code}]" in proc.stdout
+            if kind == "fail" and not reported:
+                failures.append(f"{path}: expected {code}, got:\n{proc.stdout}")
+            if kind == "pass" and reported:
+                failures.append(f"{path}: must not report {code}, got:\n{proc.stdout}")
+
+    rules = json.loads(subprocess.run([opts.parlint, "rules", "--format", "json"], capture_output=True, text=True,
+                                      check=True).stdout)
+    for rule in rules:
+        code = rule["code"]
+        c = counts.get(code, {"fail": 0, "pass": 0})
+        if c["fail"] < 2 or c["pass"] < 2:
+            failures.append(f"{code}: needs at least 2 fail_ and 2 pass_ fixtures (has {c['fail']} and {c['pass']})")
+        examples, fixes = doc_blocks(rule["docs"], "Example"), doc_blocks(rule["docs"], "Fix")
+        if not examples or not fixes:
+            failures.append(f"{code}: documentation needs a yaml Example and a yaml Fix block")
+        for block in examples:
+            out = run(opts.parlint, ["-", "--stdin-filename", "example.yaml"], stdin=block).stdout
+            if f"[{code}]" not in out:
+                failures.append(f"{code}: documentation Example does not report {code}:\n{block}")
+        for block in fixes:
+            out = run(opts.parlint, ["-", "--stdin-filename", "fix.yaml"], stdin=block).stdout
+            if f"[{code}]" in out:
+                failures.append(f"{code}: documentation Fix still reports {code}:\n{out}")
+
+    for f in failures:
+        print("FAIL:", f, file=sys.stderr)
+    print(f"{sum(1 for _ in fixture_inputs())} fixtures, {len(rules)} rules, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

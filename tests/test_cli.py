@@ -1,0 +1,284 @@
+"""Command-line behaviour of the built parlint binary: exit codes, formats, file selection, safety.
+
+Run by ctest with PARLINT set to the binary.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+PARLINT = os.path.abspath(os.environ.get("PARLINT", os.path.join(os.path.dirname(__file__), "..", "build", "parlint")))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# 3 nodes of 8: TP=16 crosses nodes (PL101) and 24 GPUs do not hold TP=16 (PL102).
+TP16 = "trainer:\n  devices: 8\n  num_nodes: 3\nmodel:\n  tensor_model_parallel_size: 16\n"
+CLEAN = "trainer:\n  devices: 8\n  num_nodes: 2\nmodel:\n  tensor_model_parallel_size: 4\n"
+INFO_ONLY = ("trainer:\n  num_nodes: 2\n  devices: 8\nmodel:\n  num_moe_experts: 32\n  tensor_model_parallel_size: 2\n"
+             "  expert_model_parallel_size: 8\n  expert_tensor_parallel_size: 1\n  sequence_parallel: true\n")
+WARNING_ONLY = "trainer:\n  devices: 8\n  num_nodes: 3\nmodel:\n  tensor_model_parallel_size: 6\n"
+
+
+def run(*args, cwd=None, stdin=None, env=None):
+    e = dict(os.environ)
+    e.pop("GITHUB_ACTIONS", None)
+    e.update(env or {})
+    return subprocess.run([PARLINT, *args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=60, env=e)
+
+
+class TempDir(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="parlint-cli-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def write(self, rel, text):
+        path = os.path.join(self.dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return path
+
+
+class ExitCodes(TempDir):
+    def test_findings_exit_1_and_clean_exit_0(self):
+        self.assertEqual(run("check", self.write("bad.yaml", TP16)).returncode, 1)
+        r = run("check", self.write("good.yaml", CLEAN))
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("No problems found in 1 file.", r.stdout)
+
+    def test_fail_on_threshold(self):
+        warn = self.write("warn.yaml", WARNING_ONLY)
+        info = self.write("info.yaml", INFO_ONLY)
+        self.assertEqual(run("check", warn).returncode, 1)                     # default: warning
+        self.assertEqual(run("check", "--fail-on", "error", warn).returncode, 0)
+        self.assertEqual(run("check", info).returncode, 0)                     # info does not fail by default
+        self.assertEqual(run("check", "--fail-on", "info", info).returncode, 1)
+        self.assertEqual(run("check", "--fail-on", "never", self.write("bad.yaml", TP16)).returncode, 0)
+
+    def test_missing_path_is_exit_2_after_linting_the_rest(self):
+        bad = self.write("bad.yaml", TP16)
+        r = run("check", "--format", "json", os.path.join(self.dir, "missing.yaml"), bad)
+        self.assertEqual(r.returncode, 2)
+        doc = json.loads(r.stdout)
+        self.assertEqual(sorted(d["code"] for d in doc["diagnostics"]), ["PL101", "PL102"])
+        self.assertEqual(doc["errors"][0]["path"], os.path.join(self.dir, "missing.yaml"))
+        self.assertIn("No such file", doc["errors"][0]["message"])
+        self.assertIn("missing.yaml", r.stderr)
+
+    def test_fifo_is_refused_without_blocking(self):
+        fifo = os.path.join(self.dir, "pipe.yaml")
+        os.mkfifo(fifo)
+        r = run("check", fifo)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not a regular file", r.stderr)
+
+    def test_oversized_file_is_reported_not_read(self):
+        big = self.write("big.yaml", "# " + "x" * (17 << 20) + "\n")
+        r = run("check", big)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("MiB limit", r.stderr)
+
+    def test_syntax_error_is_a_finding_exit_1(self):
+        r = run("check", "--format", "gcc", self.write("broken.yaml", "model: [1, 2\n"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("[PL900]", r.stdout)
+
+    def test_usage_errors_exit_2(self):
+        self.assertEqual(run().returncode, 2)
+        self.assertEqual(run("check", "--format", "xml", ".").returncode, 2)
+        self.assertEqual(run("check", "--no-such-option").returncode, 2)
+        r = run("check", "--select", "PL999", self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("PL999", r.stderr)
+        r = run("check", "--cluster", "dgx-z9000", self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("gb200-nvl72", r.stderr)
+
+
+class Formats(TempDir):
+    def test_json_matches_the_design_shape(self):
+        self.write("a/bad.yaml", TP16)
+        self.write("a/ok.yaml", CLEAN)
+        r = run("check", "--format", "json", "a", cwd=self.dir)
+        self.assertEqual(r.returncode, 1)
+        doc = json.loads(r.stdout)
+        self.assertEqual(list(doc), ["version", "tool", "files_checked", "diagnostics", "errors", "summary"])
+        self.assertEqual(doc["version"], 1)
+        self.assertEqual(doc["tool"]["name"], "parlint")
+        self.assertRegex(doc["tool"]["version"], r"^\d+\.\d+\.\d+$")
+        self.assertEqual(doc["files_checked"], 2)
+        self.assertEqual(doc["errors"], [])
+        self.assertEqual(doc["summary"], {"error": 2, "warning": 0, "info": 0})
+        self.assertEqual([(d["range"]["start"]["line"], d["code"]) for d in doc["diagnostics"]],
+                         [(3, "PL102"), (5, "PL101")])  # sorted by path, line, column, code
+        d = doc["diagnostics"][1]
+        self.assertEqual(list(d), ["code", "name", "severity", "message", "path", "range", "related", "help", "fix"])
+        self.assertEqual((d["code"], d["name"], d["severity"]), ("PL101", "tp-crosses-nvlink-domain", "error"))
+        self.assertEqual(d["path"], "a/bad.yaml")  # relative stays relative
+        self.assertEqual(d["range"], {"start": {"line": 5, "column": 31}, "end": {"line": 5, "column": 33}})
+        self.assertIsNone(d["fix"])
+        self.assertEqual(d["related"][0]["path"], "a/bad.yaml")
+        self.assertEqual(d["related"][0]["range"]["start"]["line"], 2)
+        self.assertIsInstance(d["related"][0]["message"], str)
+        self.assertTrue(d["help"])
+
+    def test_gcc_format(self):
+        self.write("bad.yaml", TP16)
+        r = run("check", "--format", "gcc", "bad.yaml", cwd=self.dir)
+        lines = r.stdout.splitlines()
+        self.assertEqual(len(lines), 2)  # PL101 and PL102
+        for line in lines:
+            self.assertRegex(line, r"^bad\.yaml:\d+:\d+: (error|warning|note): .* \[PL\d{3}\]$")
+
+    def test_text_format_snippet_and_summary(self):
+        self.write("bad.yaml", TP16)
+        r = run("check", "bad.yaml", cwd=self.dir)
+        self.assertIn("bad.yaml:5:31: error[PL101] TP=16 spans 2 NVLink domains of 8 GPUs", r.stdout)
+        self.assertIn("5 |   tensor_model_parallel_size: 16\n  |                               ^^\n", r.stdout)
+        self.assertIn("= help: keep TP <= 8", r.stdout)
+        self.assertIn("= note: bad.yaml:2:12: GPUs per node set here", r.stdout)
+        self.assertRegex(r.stdout, r"Found \d+ problems? \(\d+ errors?, \d+ warnings?, \d+ info\) in 1 file\.\n$")
+        self.assertNotIn("\x1b", r.stdout)  # not a terminal: no colour
+        q = run("check", "--quiet", "bad.yaml", cwd=self.dir)
+        self.assertNotIn("Found", q.stdout)
+
+    def test_colour_flags(self):
+        bad = self.write("bad.yaml", TP16)
+        self.assertIn("\x1b[", run("check", "--color", "always", bad).stdout)
+        self.assertNotIn("\x1b[", run("check", "--color", "never", bad).stdout)
+
+    def test_control_characters_from_input_are_escaped(self):
+        bad = self.write("bad.yaml", TP16.replace("16\n", "16  # \x1b[2J\x1b]0;pwned\x07\n"))
+        r = run("check", "--color", "never", bad)
+        self.assertEqual(r.returncode, 1)
+        self.assertNotIn("\x1b", r.stdout)
+        self.assertNotIn("\x07", r.stdout)
+        self.assertIn("\\x1b[2J", r.stdout)
+        self.assertNotIn("\x1b", run("check", "--format", "gcc", bad).stdout)
+
+    def test_output_file(self):
+        bad = self.write("bad.yaml", TP16)
+        out = os.path.join(self.dir, "report.json")
+        r = run("check", "--format", "json", "--output", out, bad)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "")
+        with open(out) as f:
+            self.assertEqual(json.load(f)["summary"]["error"], 2)
+
+    def test_stdin(self):
+        r = run("check", "--format", "json", "-", "--stdin-filename", "conf/x.yaml", stdin=TP16)
+        doc = json.loads(r.stdout)
+        self.assertEqual({d["path"] for d in doc["diagnostics"]}, {"conf/x.yaml"})
+        self.assertEqual(doc["files_checked"], 1)
+
+    def test_output_is_deterministic_across_jobs(self):
+        outs = {run("check", "--format", "json", "-j", str(j), os.path.join(ROOT, "fixtures")).stdout for j in (1, 2, 4)}
+        self.assertEqual(len(outs), 1)
+
+
+class Selection(TempDir):
+    def test_select_and_ignore(self):
+        bad = self.write("bad.yaml", TP16)
+
+        def codes(*args):
+            return sorted({d["code"] for d in json.loads(run("check", "--format", "json", *args, bad).stdout)["diagnostics"]})
+
+        self.assertEqual(codes(), ["PL101", "PL102"])
+        self.assertEqual(codes("--select", "PL101"), ["PL101"])
+        self.assertEqual(codes("--select", "world-size-indivisible"), ["PL102"])
+        self.assertEqual(codes("--ignore", "PL1"), [])
+        self.assertEqual(codes("--select", "PL2,PL101"), ["PL101"])
+        self.assertEqual(codes("--cluster", "gb200-nvl72"), ["PL102"])
+        self.assertEqual(codes("--nvlink-domain", "16"), ["PL102"])
+
+    def test_framework_option(self):
+        yaml = self.write("x.yaml", "model:\n  sequence_parallel: true\n")
+        msg = json.loads(run("check", "--format", "json", "--framework", "megatron-bridge", yaml).stdout)
+        self.assertIn("Megatron-Bridge", msg["diagnostics"][0]["message"])
+
+
+class FileSelection(TempDir):
+    def test_folder_walk(self):
+        self.write("conf/a.yaml", TP16)
+        self.write("conf/b.yml", CLEAN)
+        self.write("conf/notes.txt", TP16)                 # not a lint extension
+        self.write("conf/launch", "#!/bin/bash\n#SBATCH --nodes=2\n")  # shell without extension
+        self.write("node_modules/x.yaml", TP16)
+        self.write("build/y.yaml", TP16)
+        self.write("cmake-build-debug/z.yaml", TP16)
+        self.write(".git/config.yaml", TP16)
+        doc = json.loads(run("check", "--format", "json", ".", cwd=self.dir).stdout)
+        self.assertEqual(doc["files_checked"], 3)
+        self.assertEqual({d["path"] for d in doc["diagnostics"]}, {"./conf/a.yaml"})
+
+    def test_gitignore_inside_a_checkout(self):
+        subprocess.run(["git", "init", "-q", self.dir], check=True)
+        self.write(".gitignore", "generated/\n*.tmp.yaml\n!keep.tmp.yaml\n/top.yaml\n")
+        self.write("generated/a.yaml", TP16)
+        self.write("x.tmp.yaml", TP16)
+        self.write("keep.tmp.yaml", TP16)
+        self.write("top.yaml", TP16)
+        self.write("sub/top.yaml", TP16)
+        self.write("sub/.gitignore", "local.yaml\n")
+        self.write("sub/local.yaml", TP16)
+        doc = json.loads(run("check", "--format", "json", ".", cwd=self.dir).stdout)
+        self.assertEqual(sorted({d["path"] for d in doc["diagnostics"]}), ["./keep.tmp.yaml", "./sub/top.yaml"])
+
+    def test_exclude_and_force_exclude(self):
+        self.write("third_party/x.yaml", TP16)
+        self.write("mine.yaml", CLEAN)
+        r = run("check", "--format", "json", "--exclude", "third_party/**", ".", cwd=self.dir)
+        self.assertEqual(json.loads(r.stdout)["files_checked"], 1)
+        # Named explicitly, a file is linted unless --force-exclude.
+        r = run("check", "--format", "json", "--exclude", "third_party", "third_party/x.yaml", cwd=self.dir)
+        self.assertEqual(json.loads(r.stdout)["files_checked"], 1)
+        r = run("check", "--format", "json", "--exclude", "third_party", "--force-exclude", "third_party/x.yaml",
+                cwd=self.dir)
+        self.assertEqual(json.loads(r.stdout)["files_checked"], 0)
+        self.assertEqual(r.returncode, 0)
+
+    def test_symlink_loop_does_not_hang(self):
+        os.symlink(self.dir, os.path.join(self.dir, "loop"))
+        self.write("a.yaml", CLEAN)
+        r = run("check", "--format", "json", self.dir)
+        self.assertEqual(json.loads(r.stdout)["files_checked"], 1)
+
+
+class RuleDocs(unittest.TestCase):
+    def test_rules_listing(self):
+        rules = json.loads(run("rules", "--format", "json").stdout)
+        self.assertEqual([r["code"] for r in rules], sorted(r["code"] for r in rules))
+        self.assertIn("PL101", [r["code"] for r in rules])
+        self.assertIn("| PL101 | tp-crosses-nvlink-domain | error |", run("rules", "--format", "markdown").stdout)
+        self.assertRegex(run("rules").stdout, r"PL202  cp-seq-divisibility\s+error")
+
+    def test_rule_by_code_and_name(self):
+        by_code = run("rule", "PL101")
+        self.assertEqual(by_code.returncode, 0)
+        self.assertTrue(by_code.stdout.startswith("# PL101 tp-crosses-nvlink-domain"))
+        self.assertEqual(run("rule", "tp-crosses-nvlink-domain").stdout, by_code.stdout)
+        self.assertEqual(run("rule", "pl101").stdout, by_code.stdout)
+        self.assertEqual(run("rule", "PL000").returncode, 2)
+
+    def test_version(self):
+        r = run("--version")
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^parlint \d+\.\d+\.\d+\n")
+        self.assertIn("tree-sitter 0.25.1, tree-sitter-python 0.25.0, tree-sitter-bash 0.25.1", r.stdout)
+
+
+class Examples(unittest.TestCase):
+    def test_every_bundled_example_has_a_finding(self):
+        doc = json.loads(run("check", "--format", "json", "fixtures/examples", cwd=ROOT).stdout)
+        with_findings = {d["path"] for d in doc["diagnostics"]}
+        files = {os.path.join("fixtures/examples", f) for f in os.listdir(os.path.join(ROOT, "fixtures/examples"))
+                 if not f.endswith(".expected")}
+        self.assertEqual(with_findings, files)
+
+
+if __name__ == "__main__":
+    unittest.main()
