@@ -5,6 +5,9 @@ set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libgtest-dev libgmock-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format)
+# Extra packages to require (used by the test of this script's non-root path).
+read -r -a extra <<< "${PARLINT_EXTRA_PACKAGES:-}"
+packages+=("${extra[@]}")
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
