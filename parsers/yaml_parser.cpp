@@ -187,7 +187,7 @@ Value typed_value(const Value& v, KeyType type, bool inverted) {
 
 class DocumentExtractor {
  public:
-  DocumentExtractor(std::string_view path, std::vector<Entry>& entries) : path_(path), entries_(entries) {
+  explicit DocumentExtractor(std::vector<Entry>& entries) : entries_(entries) {
     for (std::size_t i = 0; i < entries_.size(); ++i) by_path_[join(entries_[i].path)] = i;
   }
 
@@ -257,7 +257,6 @@ class DocumentExtractor {
     return r.value;
   }
 
-  std::string_view path_;
   std::vector<Entry>& entries_;
   std::unordered_map<std::string, std::size_t> by_path_;
 };
@@ -311,7 +310,7 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
         range.end = std::max(range.end, e.location.range.end);
       }
     }
-    DocumentExtractor extractor(path, entries);
+    DocumentExtractor extractor(entries);
     out.jobs.push_back(extractor.extract(range));
   }
   return out;
