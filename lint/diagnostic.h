@@ -22,6 +22,7 @@ struct Finding {
   std::string help;
   std::optional<Severity> severity;  // for rules with an error and a warning form
   bool weak = false;                 // depends on a fallback value: at most a warning
+  bool sensitive = false;            // the located text is a secret: never shown in source snippets
 };
 
 struct Diagnostic {
@@ -32,6 +33,7 @@ struct Diagnostic {
   Location location;
   std::vector<RelatedLocation> related;
   std::string help;
+  bool sensitive = false;
 };
 
 // Sort order of every report: path, line, column, code.

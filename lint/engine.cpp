@@ -15,6 +15,7 @@
 
 #include "lint/gitignore.h"
 #include "lint/source_text.h"
+#include "parsers/shell_parser.h"
 #include "parsers/yaml_parser.h"
 
 namespace parlint {
@@ -156,6 +157,7 @@ Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback
   d.location = f.location.in_file() ? std::move(f.location) : fallback;
   d.related = std::move(f.related);
   d.help = std::move(f.help);
+  d.sensitive = f.sensitive;
   return d;
 }
 
@@ -170,9 +172,11 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     case FileKind::kYaml:
       parsed = parse_yaml(path, source);
       break;
-    // Shell and Python parsers arrive with their own issues; until then these files hold no facts.
-    case FileKind::kPython:
     case FileKind::kShell:
+      parsed = parse_shell(path, source);
+      break;
+    // The Python parser arrives with its own issue; until then Python files hold no facts.
+    case FileKind::kPython:
     case FileKind::kNone:
       break;
   }
@@ -194,6 +198,14 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
   }
   for (auto& d : found) {
     std::string line = d.location.path == path ? std::string(source.line(d.location.range.start.line)) : "";
+    if (d.sensitive && !line.empty()) {
+      // Mask the secret itself in the snippet shown to people and CI logs.
+      std::size_t b = column_to_byte(line, d.location.range.start.column);
+      std::size_t e = d.location.range.end.line == d.location.range.start.line
+                          ? column_to_byte(line, d.location.range.end.column)
+                          : line.size();
+      for (std::size_t i = b; i < e && i < line.size(); ++i) line[i] = '*';
+    }
     outcome.diagnostics.push_back({std::move(d), std::move(line)});
   }
   return outcome;

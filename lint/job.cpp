@@ -22,6 +22,11 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       framework_(options.framework != Framework::kUnknown ? options.framework : raw.framework),
       description_(raw.description),
       conflicts_(raw.conflicts),
+      launch_(raw.launch),
+      under_slurm_(raw.under_slurm),
+      under_srun_(raw.under_srun),
+      gpu_entry_point_(raw.gpu_entry_point),
+      unrecognized_(raw.unrecognized),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()) {
   // The strongest spelling of each key wins; among equals, the last one written.
   for (const Fact& f : raw.facts) {
@@ -118,8 +123,8 @@ void Job::apply_defaults(const LintOptions& options) {
   }
   // NeMo's trainer.num_nodes defaults to 1 (PyTorch Lightning); launches usually override it, so the
   // default is only a fallback.
-  if ((framework_ == Framework::kNemo1 || framework_ == Framework::kNemo2) && !fact(Key::kNodes) &&
-      is_written(Key::kGpusPerNode)) {
+  if ((framework_ == Framework::kNemo1 || framework_ == Framework::kNemo2) && launch_ == LaunchKind::kNone &&
+      !fact(Key::kNodes) && is_written(Key::kGpusPerNode)) {
     Fact f = default_fact(Key::kNodes, Value::integer(1), "trainer.num_nodes default");
     f.weak = true;
     f.weak_note = "with the default trainer.num_nodes=1";
@@ -133,6 +138,9 @@ void Job::apply_defaults(const LintOptions& options) {
     domain_ = {options.cluster->nvlink_domain, "the " + options.cluster->name + " profile", nullptr};
   } else if (auto g = get_int(Key::kGpusPerNode); g && *g > 0 && is_written(Key::kGpusPerNode)) {
     domain_ = {static_cast<int>(*g), fmt::format("{} GPUs per node", *g), fact(Key::kGpusPerNode)};
+  } else if (auto p = get_int(Key::kNprocPerNode); p && *p > 0 && is_written(Key::kNprocPerNode)) {
+    domain_ = {static_cast<int>(*p), fmt::format("{} processes (GPUs) per node", *p),
+               fact(Key::kNprocPerNode)};
   } else {
     const ClusterProfile& def = default_cluster_profile();
     domain_ = {def.nvlink_domain, "the default " + def.name + " profile", nullptr};
@@ -154,24 +162,85 @@ void Job::derive() {
       set(std::move(f));
     }
   }
-  // World size = nodes x GPUs per node, pointing at the node count when it is written down.
-  const Fact* nodes = fact(Key::kNodes);
-  const Fact* gpn = fact(Key::kGpusPerNode);
-  if (!fact(Key::kWorldSize) && nodes && gpn) {
-    auto n = nodes->value.as_int(), g = gpn->value.as_int();
-    Fact w;
-    w.key = Key::kWorldSize;
-    w.origin = Origin::kDerived;
-    w.value = (n && g) ? Value::integer(*n * *g) : Value::unknown("node or GPU count unknown");
-    w.location = nodes->location.in_file() ? nodes->location : gpn->location;
-    w.spelling = fmt::format("{}={} × {}={}", nodes->spelling, nodes->value.to_string(), gpn->spelling,
-                             gpn->value.to_string());
-    w.weak = nodes->weak || gpn->weak;
-    w.weak_note = nodes->weak ? nodes->weak_note : gpn->weak_note;
-    if (nodes->location.in_file()) w.written_at.push_back({nodes->location, "node count set here"});
-    if (gpn->location.in_file()) w.written_at.push_back({gpn->location, "GPUs per node set here"});
-    set(std::move(w));
+  derive_world_size();
+}
+
+// World size, counted the way the launch starts its processes (DESIGN "Jobs and world size").
+void Job::derive_world_size() {
+  if (fact(Key::kWorldSize) && launch_ != LaunchKind::kSrunNative) return;
+  Key count_key = Key::kNodes, per_node_key = Key::kGpusPerNode;
+  std::int64_t count_default = 0, per_node_default = 0;  // 0: no default, unknown when missing
+  std::string count_default_text, per_node_default_text;
+  switch (launch_) {
+    case LaunchKind::kNone:
+      break;
+    case LaunchKind::kTorchrun:
+      count_key = Key::kNnodes;
+      per_node_key = Key::kNprocPerNode;
+      count_default = per_node_default = 1;  // torchrun's own defaults
+      count_default_text = "torchrun's default --nnodes=1";
+      per_node_default_text = "torchrun's default --nproc_per_node=1";
+      break;
+    case LaunchKind::kSrunNative:
+      if (fact(Key::kWorldSize)) return;  // srun --ntasks gives the total directly
+      per_node_key = Key::kNtasksPerNode;
+      per_node_default = 1;  // SLURM starts one task per node unless told otherwise
+      per_node_default_text = "SLURM's default of one task per node";
+      break;
+    case LaunchKind::kLightning:
+      count_key = Key::kNnodes;
+      per_node_key = Key::kNprocPerNode;
+      count_default = 1;
+      count_default_text = "the default trainer.num_nodes=1";
+      break;
+    case LaunchKind::kPython:
+      return;  // one process unless something else starts more: unknown
   }
+  auto get_or_default = [&](Key key, std::int64_t def, const std::string& text) -> const Fact* {
+    if (const Fact* f = fact(key)) return f;
+    if (def == 0) return nullptr;
+    Fact d = default_fact(key, Value::integer(def), text);
+    if (launch_ == LaunchKind::kLightning && key == Key::kNnodes) {
+      d.weak = true;
+      d.weak_note = "with the default trainer.num_nodes=1";
+    }
+    set(std::move(d));
+    return fact(key);
+  };
+  const Fact* count = get_or_default(count_key, count_default, count_default_text);
+  const Fact* per_node = get_or_default(per_node_key, per_node_default, per_node_default_text);
+  Fact w;
+  w.key = Key::kWorldSize;
+  w.origin = Origin::kDerived;
+  if (!count || !per_node) {
+    if (launch_ == LaunchKind::kNone && !count && !per_node) return;
+    const char* missing = !count ? (count_key == Key::kNodes ? "the node count" : "the launcher's node count")
+                                 : "the processes per node";
+    w.value = Value::unknown(std::string(missing) + " is not known");
+    if (launch_ != LaunchKind::kNone) set(std::move(w));
+    return;
+  }
+  auto n = count->value.as_int(), g = per_node->value.as_int();
+  if (n && g) {
+    w.value = Value::integer(*n * *g);
+  } else {
+    const Fact* u = !n ? count : per_node;
+    w.value = Value::unknown(u->value.is_unknown() ? u->spelling + ": " + u->value.unknown_reason()
+                                                   : u->spelling + " is not a number");
+  }
+  w.location = count->location.in_file() ? count->location : per_node->location;
+  w.spelling = fmt::format("{}={} × {}={}", count->spelling, count->value.to_string(), per_node->spelling,
+                           per_node->value.to_string());
+  w.weak = count->weak || per_node->weak;
+  w.weak_note = count->weak ? count->weak_note : per_node->weak_note;
+  if (count->location.in_file()) w.written_at.push_back({count->location, "node count set here"});
+  for (const auto& r : count->written_at) w.written_at.push_back(r);
+  if (per_node->location.in_file())
+    w.written_at.push_back({per_node->location, per_node_key == Key::kGpusPerNode
+                                                    ? "GPUs per node set here"
+                                                    : "processes per node set here"});
+  for (const auto& r : per_node->written_at) w.written_at.push_back(r);
+  set(std::move(w));
 }
 
 }  // namespace parlint

@@ -57,11 +57,18 @@ class Job {
   const NvlinkDomain& nvlink_domain() const { return domain_; }
   const ClusterProfile& cluster() const { return cluster_; }
   const std::vector<Conflict>& conflicts() const { return conflicts_; }
+  // How the launch starts its processes (kNone for a config object).
+  LaunchKind launch() const { return launch_; }
+  bool under_slurm() const { return under_slurm_; }
+  bool under_srun() const { return under_srun_; }
+  bool gpu_entry_point() const { return gpu_entry_point_; }
+  const std::vector<UnrecognizedSetting>& unrecognized() const { return unrecognized_; }
 
  private:
   void set(Fact fact) { values_[static_cast<std::size_t>(fact.key)] = std::move(fact); }
   void apply_defaults(const LintOptions& options);
   void derive();
+  void derive_world_size();
 
   std::string path_;
   SourceRange range_;
@@ -70,6 +77,9 @@ class Job {
   std::array<std::optional<Fact>, kKeyCount> values_;
   std::array<bool, kKeyCount> written_{};
   std::vector<Conflict> conflicts_;
+  LaunchKind launch_ = LaunchKind::kNone;
+  bool under_slurm_ = false, under_srun_ = false, gpu_entry_point_ = false;
+  std::vector<UnrecognizedSetting> unrecognized_;
   bool describes_model_ = false;
   ClusterProfile cluster_;
   NvlinkDomain domain_;

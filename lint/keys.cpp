@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <vector>
 
 namespace parlint {
@@ -129,6 +130,39 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
     if (sections.size() == 2 && sections[1] == "data") m.priority = 0;
   }
   return m;
+}
+
+std::optional<Key> key_for_variable_name(std::string_view name) {
+  std::string n(name);
+  for (char& c : n) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (std::string_view suffix : {"_SIZE", "_DEGREE", "_DIM"})
+    if (n.size() > suffix.size() && n.ends_with(suffix)) n.resize(n.size() - suffix.size());
+  static constexpr std::pair<std::string_view, Key> kNames[] = {
+      {"TP", Key::kTensorModelParallelSize},
+      {"TENSOR_PARALLEL", Key::kTensorModelParallelSize},
+      {"TENSOR_MODEL_PARALLEL", Key::kTensorModelParallelSize},
+      {"PP", Key::kPipelineModelParallelSize},
+      {"PIPELINE_PARALLEL", Key::kPipelineModelParallelSize},
+      {"PIPELINE_MODEL_PARALLEL", Key::kPipelineModelParallelSize},
+      {"CP", Key::kContextParallelSize},
+      {"CONTEXT_PARALLEL", Key::kContextParallelSize},
+      {"EP", Key::kExpertModelParallelSize},
+      {"EXPERT_PARALLEL", Key::kExpertModelParallelSize},
+      {"EXPERT_MODEL_PARALLEL", Key::kExpertModelParallelSize},
+      {"ETP", Key::kExpertTensorParallelSize},
+      {"EXPERT_TENSOR_PARALLEL", Key::kExpertTensorParallelSize},
+      {"WORLD", Key::kWorldSize},
+  };
+  for (const auto& [spelling, key] : kNames)
+    if (n == spelling) return key;
+  if (n.find("WORLD") != std::string::npos) return Key::kWorldSize;
+  if (n.find("NODE") != std::string::npos && n.find("GPU") == std::string::npos &&
+      n.find("RANK") == std::string::npos)
+    return Key::kNodes;
+  if (n.find("GPU") != std::string::npos && n.find("PER_NODE") == std::string::npos &&
+      n.find("RANK") == std::string::npos)
+    return Key::kGpusPerNode;
+  return std::nullopt;
 }
 
 }  // namespace parlint

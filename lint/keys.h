@@ -87,4 +87,9 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path);
 // A Megatron-LM command-line flag with its dashes: --tensor-model-parallel-size, --num-experts.
 std::optional<KeyMatch> match_megatron_flag(std::string_view flag);
 
+// What a script variable's name says it holds: TP, TP_SIZE, TENSOR_PARALLEL_SIZE -> TP; NNODES,
+// NUM_NODES -> nodes; NUM_GPUS, TOTAL_GPUS -> GPU count (kGpusPerNode stands for any GPU count);
+// WORLD_SIZE -> world size. Used for expressions such as NODES=$(( TP*PP*EP/8 )).
+std::optional<Key> key_for_variable_name(std::string_view name);
+
 }  // namespace parlint

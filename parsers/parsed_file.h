@@ -5,8 +5,18 @@
 
 #include "lint/fact.h"
 #include "lint/framework.h"
+#include "parsers/word.h"
 
 namespace parlint {
+
+// How the processes of a launch are started; it decides how the world size is counted.
+enum class LaunchKind {
+  kNone,        // a config object (YAML document, Python function): world = nodes x GPUs per node
+  kTorchrun,    // torchrun / torch.distributed.run|launch: world = nnodes x nproc_per_node
+  kSrunNative,  // srun starts the training script itself: world = nodes x ntasks-per-node (or ntasks)
+  kLightning,   // NeMo (PyTorch Lightning) spawns its own ranks: world = trainer.num_nodes x trainer.devices
+  kPython,      // a plain `python train.py` outside SLURM and without a launcher
+};
 
 struct RawJob {
   SourceRange range;                          // the launch command or config document this job describes
@@ -15,6 +25,28 @@ struct RawJob {
   // In file order. For each key the fact with the highest priority wins, the last among equals.
   std::vector<Fact> facts;
   std::vector<Conflict> conflicts;
+  LaunchKind launch = LaunchKind::kNone;
+  bool under_slurm = false;                       // inside an sbatch script or started by srun
+  bool under_srun = false;                        // started by srun (one copy per task)
+  bool gpu_entry_point = false;                   // a training entry point (GPU work), not a CPU helper
+  std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
+};
+
+// An arithmetic expression whose result sets a node count, GPU count or world size, with the parallel
+// sizes among its factors (NODES=$(( TP*PP*EP/8 ))).
+struct SizeExpression {
+  Location location;
+  std::string target;        // the variable it sets: "NODES"
+  Key target_key;            // kNodes, kGpusPerNode or kWorldSize
+  std::vector<Key> factors;  // parallel sizes multiplied in it
+  std::string text;          // the expression as written
+};
+
+// A name assigned a literal string (shell assignment, export, YAML scalar): where secrets hide.
+struct LiteralAssignment {
+  std::string name;
+  std::string value;
+  Location location;  // the value
 };
 
 struct SyntaxError {
@@ -26,6 +58,8 @@ struct ParsedFile {
   std::string path;
   std::vector<RawJob> jobs;
   std::vector<SyntaxError> errors;
+  std::vector<SizeExpression> size_expressions;
+  std::vector<LiteralAssignment> literals;
 };
 
 }  // namespace parlint

@@ -61,6 +61,8 @@ class WorldSizeIndivisible final : public Rule {
     const std::int64_t W = *world;
     const std::int64_t dense = dense_model_size(*mesh), expert = expert_model_size(*mesh);
     bool dense_bad = W % dense != 0, expert_bad = W % expert != 0;
+    // On a dense model the expert mesh (PP·TP with ETP = TP) only repeats the dense check.
+    if (dense_bad && !job.is_moe()) expert_bad = false;
     if (!dense_bad && !expert_bad) return;
 
     const Fact* wf = job.fact(Key::kWorldSize);

@@ -9,13 +9,17 @@ namespace {
 
 constexpr RuleInfo kInfo{
     "PL103", "product-gpu-count", Severity::kInfo,
-    "an MoE job sized as PP·TP·CP·EP·ETP GPUs, while PP·lcm(TP·CP, EP·ETP) is the minimum",
+    "a node/GPU count computed as a product including TP and EP (warning), or an MoE job sized as "
+    "PP·TP·CP·EP·ETP GPUs while PP·lcm(TP·CP, EP·ETP) is the minimum (info)",
     R"md(# PL103 product-gpu-count
 
 ## What it does
-Finds GPU counts computed as the full product PP·TP·CP·EP·ETP. For an MoE job whose world size equals
-that product while the minimum M = PP·lcm(TP·CP, EP·ETP) is smaller, it adds an **info** note with M,
-the data-parallel sizes of both meshes, and the node count for M.
+Finds GPU counts computed as the full product PP·TP·CP·EP·ETP.
+- **warning**: a shell arithmetic expression whose result sets a node count, GPU count or world size
+  (`NODES=$(( TP*PP*EP/8 ))`) multiplies both a TP and an EP size: the over-allocating formula.
+- **info**: an MoE job whose world size equals that product while the minimum
+  M = PP·lcm(TP·CP, EP·ETP) is smaller; the note gives M, the data-parallel sizes of both meshes, and
+  the node count for M.
 
 ## Why
 Megatron-Core lays the dense mesh (TP·CP·DP) and the expert mesh (ETP·EP·EDP) over the *same* GPUs
@@ -60,6 +64,34 @@ Valid in every framework; this is advice, not an error.
 class ProductGpuCount final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+
+  void check_file(const ParsedFile& file, std::vector<Finding>& out) const override {
+    for (const SizeExpression& e : file.size_expressions) {
+      bool tp = false, ep = false;
+      for (Key k : e.factors) {
+        tp |= k == Key::kTensorModelParallelSize || k == Key::kContextParallelSize;
+        ep |= k == Key::kExpertModelParallelSize || k == Key::kExpertTensorParallelSize;
+      }
+      if (!tp || !ep) continue;
+      const char* what = e.target_key == Key::kNodes       ? "node count"
+                         : e.target_key == Key::kWorldSize ? "world size"
+                                                           : "GPU count";
+      Finding f;
+      f.location = e.location;
+      f.severity = Severity::kWarning;
+      f.message = fmt::format(
+          "{} computes the {} as a product of both the tensor/context and the expert parallel sizes; the "
+          "dense "
+          "mesh (TP·CP) and the expert mesh (EP·ETP) share each pipeline stage's GPUs, so this "
+          "over-allocates "
+          "whenever they overlap",
+          e.target, what);
+      f.help =
+          "size with PP·lcm(TP·CP, EP·ETP) GPUs (for powers of two: PP·max(TP·CP, EP·ETP)); any multiple of "
+          "it is valid and only adds data parallelism";
+      out.push_back(std::move(f));
+    }
+  }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (!job.is_moe()) return;

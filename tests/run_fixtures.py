@@ -44,10 +44,11 @@ def run(parlint, args, stdin=None):
 
 
 def doc_blocks(docs, heading):
+    """The (language, text) code blocks under a heading of a rule's documentation."""
     section = re.search(r"^## " + heading + r"\n(.*?)(?=^## |\Z)", docs, re.S | re.M)
     if not section:
         return []
-    return re.findall(r"```yaml\n(.*?)```", section.group(1), re.S)
+    return re.findall(r"```(yaml|bash)\n(.*?)```", section.group(1), re.S)
 
 
 def main():
@@ -97,13 +98,14 @@ def main():
             failures.append(f"{code}: needs at least 2 fail_ and 2 pass_ fixtures (has {c['fail']} and {c['pass']})")
         examples, fixes = doc_blocks(rule["docs"], "Example"), doc_blocks(rule["docs"], "Fix")
         if not examples or not fixes:
-            failures.append(f"{code}: documentation needs a yaml Example and a yaml Fix block")
-        for block in examples:
-            out = run(opts.parlint, ["-", "--stdin-filename", "example.yaml"], stdin=block).stdout
+            failures.append(f"{code}: documentation needs a yaml or bash Example and Fix block")
+        suffix = {"yaml": ".yaml", "bash": ".sh"}
+        for lang, block in examples:
+            out = run(opts.parlint, ["-", "--stdin-filename", "example" + suffix[lang]], stdin=block).stdout
             if f"[{code}]" not in out:
                 failures.append(f"{code}: documentation Example does not report {code}:\n{block}")
-        for block in fixes:
-            out = run(opts.parlint, ["-", "--stdin-filename", "fix.yaml"], stdin=block).stdout
+        for lang, block in fixes:
+            out = run(opts.parlint, ["-", "--stdin-filename", "fix" + suffix[lang]], stdin=block).stdout
             if f"[{code}]" in out:
                 failures.append(f"{code}: documentation Fix still reports {code}:\n{out}")
 

@@ -1,0 +1,1419 @@
+#include "parsers/shell_parser.h"
+
+#include <sys/stat.h>
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "parsers/shell_text.h"
+#include "parsers/slurm_options.h"
+#include "parsers/training_args.h"
+#include "parsers/tree_sitter_languages.h"
+
+namespace parlint {
+namespace {
+
+constexpr int kMaxNesting = 8;      // strings re-parsed as shell, sourced files
+constexpr int kMaxTreeDepth = 400;  // syntax-tree levels walked (deeper input is reported, not walked)
+constexpr std::size_t kMaxSourcedFileSize = 16u << 20;
+constexpr std::size_t kMaxSyntaxErrors = 10;
+
+struct TsParserDeleter {
+  void operator()(TSParser* p) const { ts_parser_delete(p); }
+};
+struct TsTreeDeleter {
+  void operator()(TSTree* t) const { ts_tree_delete(t); }
+};
+
+// A text to parse: a whole file, or a string or heredoc whose bytes map back into files.
+struct Source {
+  std::string text;
+  std::vector<ByteOrigin> origin;  // empty: identity into `file`
+  int file = 0;
+  ByteOrigin at(std::uint32_t b) const {
+    if (origin.empty()) return {file, b};
+    if (b < origin.size()) return origin[b];
+    return origin.empty() ? ByteOrigin{} : origin.back();
+  }
+};
+
+struct Var {
+  ShellText value;
+  std::vector<ShellText> elements;
+  bool is_array = false;
+  bool exported = false;
+  Location assigned_at;
+  std::string assigned_text;
+};
+using Env = std::map<std::string, Var>;
+
+struct Context {
+  std::vector<Allocation> groups{Allocation{}};  // het-job groups; group 0 by default
+  bool has_directives = false;
+  bool under_srun = false;
+  Allocation step;
+  int nesting = 0;
+  bool in_loop = false;
+  bool all_export = false;
+  std::vector<std::string> source_stack;
+};
+
+struct Redirects {
+  std::optional<ShellText> heredoc;
+  bool herestring = false;
+};
+
+std::string node_type(TSNode n) {
+  return ts_node_type(n);
+}
+
+std::string_view basename(std::string_view s) {
+  auto slash = s.rfind('/');
+  return slash == std::string_view::npos ? s : s.substr(slash + 1);
+}
+
+std::optional<std::int64_t> parse_int(std::string_view s) {
+  std::int64_t v = 0;
+  if (s.starts_with("+")) s.remove_prefix(1);
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+bool is_python(std::string_view name) {
+  return name == "python" || name == "python3" || (name.starts_with("python3.") && name.size() <= 10);
+}
+
+bool same_text(const Var& a, const Var& b) {
+  if (a.value.unknown() || b.value.unknown() || a.is_array != b.is_array) return false;
+  if (a.value.text != b.value.text) return false;
+  if (a.elements.size() != b.elements.size()) return false;
+  for (std::size_t i = 0; i < a.elements.size(); ++i)
+    if (a.elements[i].text != b.elements[i].text || a.elements[i].unknown()) return false;
+  return true;
+}
+
+class ShellParser {
+ public:
+  ShellParser(std::string_view path, const SourceText& main) {
+    files_.push_back({std::string(path), &main, nullptr});
+    out_.path = std::string(path);
+    parser_.reset(ts_parser_new());
+    set_parser_language(parser_.get(), bash_language(), "bash");
+  }
+
+  ParsedFile run() {
+    Source src{std::string(files_[0].text->text()), {}, 0};
+    Env env;
+    Context ctx;
+    parse_and_walk(src, env, ctx, /*read_directives=*/true, /*report_errors=*/true);
+    return std::move(out_);
+  }
+
+ private:
+  struct File {
+    std::string path;
+    const SourceText* text;
+    std::unique_ptr<SourceText> owned;
+  };
+
+  // ---- positions --------------------------------------------------------------------------------
+
+  Location location(ByteOrigin a, ByteOrigin b_last) const {
+    if (a.file < 0 || b_last.file != a.file) {
+      if (a.file < 0) return {};
+      b_last = a;
+    }
+    const File& f = files_[static_cast<std::size_t>(a.file)];
+    SourcePosition start = f.text->position(a.offset);
+    SourcePosition end = f.text->position(std::max(a.offset, b_last.offset) + 1);
+    if (end.line != start.line) {
+      // Keep single-line ranges where a span crosses a continuation: end at the start line's end.
+      end = f.text->position(start.line, f.text->line(start.line).size());
+      if (!(end > start)) end = {start.line, start.column + 1};
+    }
+    return {f.path, {start, end}};
+  }
+
+  Location node_location(TSNode n, const Source& src) const {
+    std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e <= b) return location(src.at(b), src.at(b));
+    return location(src.at(b), src.at(e - 1));
+  }
+
+  // The range of the bytes of `t` that were written in a file (first to last such byte on one line).
+  Location text_location(const ShellText& t) const {
+    if (t.written.range.valid()) return t.written;
+    ByteOrigin first{}, last{};
+    for (const auto& o : t.origin) {
+      if (o.file < 0) continue;
+      if (first.file < 0)
+        first = last = o;
+      else if (o.file == first.file && o.offset > last.offset)
+        last = o;
+    }
+    return location(first, last);
+  }
+
+  Word to_word(const ShellText& t) const {
+    Word w;
+    w.text = t.text;
+    w.location = text_location(t);
+    w.unknown = t.unknown();
+    if (w.unknown) w.unknown_reason = t.unknown_reasons.front();
+    w.weak = t.weak;
+    w.weak_note = t.weak_note;
+    w.written_at = t.via;
+    return w;
+  }
+
+  // ---- parsing --------------------------------------------------------------------------------
+
+  void parse_and_walk(const Source& src, Env& env, Context& ctx, bool read_directives, bool report_errors) {
+    std::unique_ptr<TSTree, TsTreeDeleter> tree(ts_parser_parse_string(
+        parser_.get(), nullptr, src.text.data(), static_cast<std::uint32_t>(src.text.size())));
+    if (!tree) return;
+    TSNode root = ts_tree_root_node(tree.get());
+    if (report_errors && ts_node_has_error(root)) collect_errors(root, src, 0);
+    if (read_directives) read_sbatch_header(root, src, ctx);
+    walk_children(root, src, env, ctx, 0);
+  }
+
+  void collect_errors(TSNode n, const Source& src, int depth) {
+    if (out_.errors.size() >= kMaxSyntaxErrors || depth > kMaxTreeDepth) return;
+    if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+      Location loc = node_location(n, src);
+      if (!loc.range.valid()) return;
+      std::string what = ts_node_is_missing(n) ? "missing " + node_type(n) : "unexpected syntax";
+      out_.errors.push_back({loc.range, "shell syntax error: " + what +
+                                            (src.origin.empty() ? "" : " (in a string run as shell)")});
+      if (loc.path != out_.path) out_.errors.back().message += " in " + loc.path;
+      return;
+    }
+    std::uint32_t count = ts_node_child_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) collect_errors(ts_node_child(n, i), src, depth + 1);
+  }
+
+  // #SBATCH lines before the first command (sbatch ignores later ones).
+  void read_sbatch_header(TSNode root, const Source& src, Context& ctx) {
+    std::uint32_t count = ts_node_named_child_count(root);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(root, i);
+      if (node_type(c) != "comment") break;
+      std::uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
+      std::string_view text(src.text.data() + b, e - b);
+      if (!text.starts_with("#SBATCH")) continue;
+      std::vector<Word> words = directive_words(src, b + 7, e);
+      if (words.empty()) continue;
+      ctx.has_directives = true;
+      if (words[0].text == "hetjob" || words[0].text == "packjob") {
+        ctx.groups.emplace_back();
+        continue;
+      }
+      parse_slurm_options(words, ctx.groups.back(), Origin::kSbatchDirective, "#SBATCH ", false);
+    }
+  }
+
+  // Splits a directive into words (quotes removed), stopping at a trailing comment.
+  std::vector<Word> directive_words(const Source& src, std::uint32_t b, std::uint32_t e) const {
+    std::vector<Word> words;
+    std::uint32_t i = b;
+    while (i < e) {
+      while (i < e && (src.text[i] == ' ' || src.text[i] == '\t')) ++i;
+      if (i >= e || src.text[i] == '#') break;
+      ShellText t;
+      std::uint32_t start = i;
+      char quote = 0;
+      while (i < e && (quote || (src.text[i] != ' ' && src.text[i] != '\t'))) {
+        char c = src.text[i];
+        if (!quote && (c == '"' || c == '\''))
+          quote = c;
+        else if (quote && c == quote)
+          quote = 0;
+        else
+          t.push(c, src.at(i));
+        ++i;
+      }
+      Word w;
+      w.text = t.text;
+      w.location = location(src.at(start), src.at(i - 1));
+      words.push_back(std::move(w));
+    }
+    return words;
+  }
+
+  // ---- statements ------------------------------------------------------------------------------
+
+  void walk_children(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+    std::uint32_t count = ts_node_named_child_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) walk(ts_node_named_child(n, i), src, env, ctx, depth + 1);
+  }
+
+  void walk(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+    if (depth > kMaxTreeDepth) {
+      if (!deep_reported_) {
+        deep_reported_ = true;
+        Location loc = node_location(n, src);
+        if (loc.path == out_.path)
+          out_.errors.push_back(
+              {loc.range, "shell nesting deeper than 400 levels; the rest of it was not read"});
+      }
+      return;
+    }
+    std::string type = node_type(n);
+    if (type == "comment" || type == "ERROR") return;
+    if (type == "variable_assignment") return assign(n, src, env, ctx, false, false);
+    if (type == "variable_assignments") return walk_children(n, src, env, ctx, depth);
+    if (type == "declaration_command") return declare(n, src, env, ctx);
+    if (type == "unset_command") {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        ShellText name = expand_joined(ts_node_named_child(n, i), src, env, ctx);
+        env.erase(name.text);
+      }
+      return;
+    }
+    if (type == "command") return command(n, src, env, ctx, Redirects{});
+    if (type == "redirected_statement") return redirected(n, src, env, ctx, depth);
+    if (type == "if_statement" || type == "case_statement") return branches(n, src, env, ctx, depth);
+    if (type == "for_statement" || type == "c_style_for_statement" || type == "while_statement" ||
+        type == "until_statement") {
+      if (type == "for_statement") {
+        TSNode var = ts_node_child_by_field_name(n, "variable", 8);
+        if (!ts_node_is_null(var))
+          set_unknown(env, text_of(var, src), "a loop variable with several values", node_location(var, src));
+      }
+      Context inner = ctx;
+      inner.in_loop = true;
+      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      if (!ts_node_is_null(body)) walk(body, src, env, inner, depth + 1);
+      return;
+    }
+    if (type == "function_definition") {
+      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      Env local = env;
+      Context inner = ctx;
+      if (!ts_node_is_null(body)) walk(body, src, local, inner, depth + 1);
+      return;
+    }
+    if (type == "subshell") {
+      Env local = env;
+      return walk_children(n, src, local, ctx, depth);
+    }
+    if (type == "program" || type == "compound_statement" || type == "do_group" || type == "list" ||
+        type == "pipeline" || type == "negated_command")
+      return walk_children(n, src, env, ctx, depth);
+    // test_command, arithmetic statements and the rest launch nothing.
+  }
+
+  std::string text_of(TSNode n, const Source& src) const {
+    return src.text.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+  }
+
+  void set_unknown(Env& env, const std::string& name, std::string reason, Location where) {
+    Var v;
+    v.value.add_unknown(std::move(reason));
+    v.assigned_at = std::move(where);
+    if (auto it = env.find(name); it != env.end()) v.exported = it->second.exported;
+    env[name] = std::move(v);
+  }
+
+  // if / elif / else and case: each branch on its own copy of the variables; afterwards a variable
+  // keeps its value only when every branch (and falling through) agrees.
+  void branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+    std::vector<Env> results;
+    bool has_default = false;
+    std::string type = node_type(n);
+    Env then_env = env;
+    std::uint32_t count = ts_node_named_child_count(n);
+    bool any_then = false;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      const char* field = ts_node_field_name_for_named_child(n, i);
+      std::string ct = node_type(c);
+      if (type == "if_statement") {
+        if (field && std::string_view(field) == "condition") {
+          walk(c, src, env, ctx, depth + 1);  // conditions run before any branch
+          continue;
+        }
+        if (ct == "elif_clause" || ct == "else_clause") {
+          Env branch = env;
+          walk_clause(c, src, branch, ctx, depth);
+          results.push_back(std::move(branch));
+          if (ct == "else_clause") has_default = true;
+          continue;
+        }
+        any_then = true;
+        walk(c, src, then_env, ctx, depth + 1);
+      } else if (ct == "case_item") {
+        Env branch = env;
+        TSNode value = ts_node_child_by_field_name(c, "value", 5);
+        if (!ts_node_is_null(value) && text_of(value, src) == "*") has_default = true;
+        walk_clause(c, src, branch, ctx, depth);
+        results.push_back(std::move(branch));
+      }
+    }
+    if (type == "if_statement") results.insert(results.begin(), any_then ? then_env : env);
+    if (!has_default) results.push_back(env);
+    merge_branches(env, results, node_location(n, src));
+  }
+
+  void walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth) {
+    std::uint32_t count = ts_node_named_child_count(clause);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const char* field = ts_node_field_name_for_named_child(clause, i);
+      if (field && (std::string_view(field) == "value" || std::string_view(field) == "condition")) continue;
+      walk(ts_node_named_child(clause, i), src, env, ctx, depth + 1);
+    }
+  }
+
+  void merge_branches(Env& env, const std::vector<Env>& results, const Location& where) {
+    std::set<std::string> names;
+    for (const auto& r : results)
+      for (const auto& [k, v] : r) names.insert(k);
+    for (const auto& name : names) {
+      const Var* first = nullptr;
+      bool agree = true;
+      for (const auto& r : results) {
+        auto it = r.find(name);
+        if (it == r.end()) {
+          agree = false;
+          break;
+        }
+        if (!first)
+          first = &it->second;
+        else if (!same_text(*first, it->second))
+          agree = false;
+      }
+      if (agree && first) {
+        env[name] = *first;
+      } else {
+        set_unknown(env, name,
+                    "assigned differently in the branches at line " + std::to_string(where.range.start.line),
+                    where);
+      }
+    }
+  }
+
+  void redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+    Redirects r;
+    TSNode body = ts_node_child_by_field_name(n, "body", 4);
+    std::uint32_t count = ts_node_named_child_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      std::string ct = node_type(c);
+      if (ct == "heredoc_redirect") r.heredoc = heredoc_text(c, src, env, ctx);
+      if (ct == "herestring_redirect") r.herestring = true;
+    }
+    if (ts_node_is_null(body)) return;
+    if (node_type(body) == "command") return command(body, src, env, ctx, r);
+    walk(body, src, env, ctx, depth + 1);
+  }
+
+  ShellText heredoc_text(TSNode redirect, const Source& src, Env& env, Context& ctx) {
+    ShellText t;
+    TSNode start{}, body{};
+    bool have_body = false;
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(redirect); ++i) {
+      TSNode c = ts_node_named_child(redirect, i);
+      if (node_type(c) == "heredoc_start") start = c;
+      if (node_type(c) == "heredoc_body") {
+        body = c;
+        have_body = true;
+      }
+    }
+    if (!have_body) return t;
+    std::string delim = ts_node_is_null(start) ? "" : text_of(start, src);
+    bool quoted = delim.find_first_of("'\"\\") != std::string::npos;
+    std::uint32_t pos = ts_node_start_byte(body), end = ts_node_end_byte(body);
+    auto literal = [&](std::uint32_t from, std::uint32_t to) {
+      for (std::uint32_t i = from; i < to; ++i) {
+        char c = src.text[i];
+        // In an unquoted heredoc, \$ \` and \\ lose their backslash; the rest stays as written.
+        if (!quoted && c == '\\' && i + 1 < to &&
+            (src.text[i + 1] == '$' || src.text[i + 1] == '`' || src.text[i + 1] == '\\')) {
+          ++i;
+          c = src.text[i];
+        }
+        t.push(c, src.at(i));
+      }
+    };
+    if (!quoted) {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
+        TSNode c = ts_node_named_child(body, i);
+        literal(pos, ts_node_start_byte(c));
+        t.append(expand_joined(c, src, env, ctx));
+        pos = ts_node_end_byte(c);
+      }
+    }
+    literal(pos, end);
+    return t;
+  }
+
+  // ---- assignments -----------------------------------------------------------------------------
+
+  void declare(TSNode n, const Source& src, Env& env, Context& ctx) {
+    std::string keyword;
+    if (ts_node_child_count(n) > 0) keyword = node_type(ts_node_child(n, 0));
+    bool exported = keyword == "export";
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      std::string ct = node_type(c);
+      if (ct == "word" && text_of(c, src).find('x') != std::string::npos && text_of(c, src).starts_with("-"))
+        exported = true;  // declare -x
+      if (ct == "variable_assignment") assign(c, src, env, ctx, exported, true);
+      if (ct == "variable_name" && exported) env[text_of(c, src)].exported = true;
+    }
+  }
+
+  void assign(TSNode n, const Source& src, Env& env, Context& ctx, bool exported, bool declared) {
+    TSNode name_node = ts_node_child_by_field_name(n, "name", 4);
+    TSNode value = ts_node_child_by_field_name(n, "value", 5);
+    if (ts_node_is_null(name_node)) return;
+    std::string name = text_of(name_node, src);
+    if (node_type(name_node) == "subscript") return;  // A[3]=x: element updates are not tracked
+    bool append = false;
+    for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i)
+      if (node_type(ts_node_child(n, i)) == "+=") append = true;
+    Var v;
+    auto existing = env.find(name);
+    v.exported = exported || ctx.all_export || (existing != env.end() && existing->second.exported);
+    v.assigned_at = node_location(n, src);
+    v.assigned_text = text_of(n, src);
+    if (auto nl = v.assigned_text.find('\n'); nl != std::string::npos)
+      v.assigned_text = v.assigned_text.substr(0, nl) + " ...";
+    if (v.assigned_text.size() > 60) v.assigned_text = v.assigned_text.substr(0, 57) + "...";
+    if (!ts_node_is_null(value) && node_type(value) == "array") {
+      v.is_array = true;
+      if (append && existing != env.end()) v.elements = existing->second.elements;
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(value); ++i) {
+        TSNode el = ts_node_named_child(value, i);
+        if (node_type(el) == "comment") continue;
+        for (auto& field : expand_fields(el, src, env, ctx)) v.elements.push_back(std::move(field));
+      }
+      for (std::size_t i = 0; i < v.elements.size(); ++i) {
+        if (i) v.value.push(' ', {});
+        v.value.append(v.elements[i]);
+      }
+    } else {
+      if (append && existing != env.end()) v.value = existing->second.value;
+      if (!ts_node_is_null(value)) {
+        ShellText t = expand_joined(value, src, env, ctx);
+        t.written = {};
+        v.value.append(t);
+        v.value.via = t.via;
+        if (!t.unknown() && !t.text.empty()) {
+          out_.literals.push_back({name, t.text, node_location(value, src)});
+          if (node_type(value) == "arithmetic_expansion") size_expression(name, value, src, env, ctx);
+        } else if (node_type(value) == "arithmetic_expansion") {
+          size_expression(name, value, src, env, ctx);
+        }
+      }
+    }
+    if (ctx.in_loop) {
+      v.value = ShellText{};
+      v.value.add_unknown("assigned in a loop");
+      v.elements.clear();
+    }
+    (void)declared;
+    env[name] = std::move(v);
+  }
+
+  // ---- expansion -------------------------------------------------------------------------------
+
+  // Builds the fields one word expands to: unquoted expansions split on blanks, "${A[@]}" gives one
+  // field per element, quoted text never splits.
+  struct Fields {
+    std::vector<ShellText> done;
+    ShellText current;
+    bool started = false;
+    void add(const ShellText& t, bool split) {
+      if (!split) {
+        current.append(t);
+        started = true;
+        return;
+      }
+      current.merge_meta(t);
+      for (std::size_t i = 0; i < t.text.size(); ++i) {
+        char c = t.text[i];
+        if (c == ' ' || c == '\t' || c == '\n') {
+          if (started) finish();
+          continue;
+        }
+        current.push(c, t.origin[i]);
+        started = true;
+      }
+    }
+    void finish() {
+      if (started) done.push_back(std::move(current));
+      current = ShellText{};
+      started = false;
+    }
+  };
+
+  std::vector<ShellText> expand_fields(TSNode n, const Source& src, Env& env, Context& ctx) {
+    Fields f;
+    expand_into(n, src, env, ctx, f, false);
+    f.finish();
+    // A word written directly (not produced whole by an array) is located where it is written.
+    if (f.done.size() == 1 && !produced_by_array(n, src)) f.done[0].written = node_location(n, src);
+    return std::move(f.done);
+  }
+
+  // "${A[@]}" (alone, in a string or in a concatenation) produces words that were written elsewhere.
+  bool produced_by_array(TSNode n, const Source& src) const {
+    std::string t = node_type(n);
+    if (t == "expansion") return is_all_elements(n, src);
+    if (t == "concatenation" || t == "string") {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+        if (produced_by_array(ts_node_named_child(n, i), src)) return true;
+    }
+    return false;
+  }
+
+  // Expands a node as one string (assignment values, "-c" strings, here-documents).
+  ShellText expand_joined(TSNode n, const Source& src, Env& env, Context& ctx) {
+    Fields f;
+    expand_into(n, src, env, ctx, f, true);
+    f.finish();
+    ShellText out;
+    for (std::size_t i = 0; i < f.done.size(); ++i) {
+      if (i) out.push(' ', {});
+      out.append(f.done[i]);
+    }
+    return out;
+  }
+
+  void literal_word(const Source& src, std::uint32_t b, std::uint32_t e, ShellText& t) {
+    for (std::uint32_t i = b; i < e; ++i) {
+      char c = src.text[i];
+      if (c == '\\' && i + 1 < e) {
+        ++i;
+        if (src.text[i] == '\n') continue;  // line continuation
+        c = src.text[i];
+      }
+      t.push(c, src.at(i));
+    }
+  }
+
+  void double_quoted(const Source& src, std::uint32_t b, std::uint32_t e, ShellText& t) {
+    for (std::uint32_t i = b; i < e; ++i) {
+      char c = src.text[i];
+      if (c == '\\' && i + 1 < e) {
+        char next = src.text[i + 1];
+        if (next == '\n') {
+          ++i;
+          continue;
+        }
+        // Inside "...", only \$ \` \" \\ lose their backslash; \$ stays a literal $ for an inner shell.
+        if (next == '$' || next == '`' || next == '"' || next == '\\') {
+          ++i;
+          c = next;
+        }
+      }
+      t.push(c, src.at(i));
+    }
+  }
+
+  void expand_into(TSNode n, const Source& src, Env& env, Context& ctx, Fields& f, bool joined) {
+    std::string type = node_type(n);
+    std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (type == "word" || type == "number" || type == "extglob_pattern" || type == "brace_expression" ||
+        type == "special_variable_name" || type == "variable_name" || type == "test_operator") {
+      ShellText t;
+      literal_word(src, b, e, t);
+      f.add(t, false);
+      return;
+    }
+    if (type == "raw_string") {
+      ShellText t;
+      for (std::uint32_t i = b + 1; i + 1 < e; ++i) t.push(src.text[i], src.at(i));
+      f.add(t, false);
+      return;
+    }
+    if (type == "ansi_c_string") {
+      ShellText t;
+      for (std::uint32_t i = b + 2; i + 1 < e; ++i) {
+        char c = src.text[i];
+        if (c == '\\' && i + 2 < e) {
+          char x = src.text[++i];
+          c = x == 'n' ? '\n' : x == 't' ? '\t' : x;
+        }
+        t.push(c, src.at(i));
+      }
+      f.add(t, false);
+      return;
+    }
+    if (type == "string" || type == "translated_string") {
+      ShellText t;
+      std::uint32_t pos = b + (type == "string" ? 1 : 2);
+      std::uint32_t stop = e > b ? e - 1 : e;
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        std::string ct = node_type(c);
+        if (ct == "string_content") continue;  // covered by the gaps below
+        double_quoted(src, pos, ts_node_start_byte(c), t);
+        if (ct == "expansion" && is_all_elements(c, src) && !joined) {
+          // "${A[@]}": one field per element, even inside quotes.
+          const Var* var = lookup_var(c, src, env);
+          f.add(t, false);
+          t = ShellText{};
+          if (var) {
+            for (std::size_t k = 0; k < var->elements.size(); ++k) {
+              if (k) f.finish();
+              f.add(var->elements[k], false);
+            }
+          }
+        } else {
+          t.append(expand_value(c, src, env, ctx));
+        }
+        pos = ts_node_end_byte(c);
+      }
+      double_quoted(src, pos, stop, t);
+      f.add(t, false);
+      return;
+    }
+    if (type == "simple_expansion" || type == "expansion") {
+      if (type == "expansion" && is_all_elements(n, src)) {
+        const Var* var = lookup_var(n, src, env);
+        if (var && var->is_array) {
+          for (std::size_t k = 0; k < var->elements.size(); ++k) {
+            f.add(var->elements[k], true);
+            if (!joined) f.finish();
+          }
+          return;
+        }
+      }
+      ShellText v = expand_value(n, src, env, ctx);
+      // An unquoted expansion of a multi-word value splits into words; its pieces keep their origin.
+      f.add(v, true);
+      return;
+    }
+    if (type == "concatenation") {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+        expand_into(ts_node_named_child(n, i), src, env, ctx, f, joined);
+      return;
+    }
+    if (type == "arithmetic_expansion") {
+      ShellText t;
+      std::optional<std::int64_t> v;
+      std::string reason;
+      if (ts_node_named_child_count(n) > 0) v = arith(ts_node_named_child(n, 0), src, env, ctx, t, reason);
+      if (v) {
+        for (char c : std::to_string(*v)) t.push(c, src.at(b));
+        t.text.shrink_to_fit();
+      } else {
+        t.add_unknown(reason.empty() ? "arithmetic on values known only at run time" : reason);
+      }
+      f.add(t, false);
+      return;
+    }
+    if (type == "command_substitution" || type == "process_substitution") {
+      ShellText t;
+      t.add_unknown("the output of a command (" + abbreviate(text_of(n, src)) + ")");
+      f.add(t, false);
+      return;
+    }
+    ShellText t;
+    literal_word(src, b, e, t);
+    f.add(t, false);
+  }
+
+  static std::string abbreviate(std::string s) {
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+  }
+
+  bool is_all_elements(TSNode expansion, const Source& src) const {
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(expansion); ++i) {
+      TSNode c = ts_node_named_child(expansion, i);
+      if (node_type(c) != "subscript") continue;
+      TSNode index = ts_node_child_by_field_name(c, "index", 5);
+      if (ts_node_is_null(index)) return false;
+      std::string idx = text_of(index, src);
+      return idx == "@" || idx == "*";
+    }
+    return false;
+  }
+
+  const Var* lookup_var(TSNode expansion, const Source& src, Env& env) const {
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(expansion); ++i) {
+      TSNode c = ts_node_named_child(expansion, i);
+      if (node_type(c) == "subscript") {
+        TSNode name = ts_node_child_by_field_name(c, "name", 4);
+        if (ts_node_is_null(name)) return nullptr;
+        auto it = env.find(text_of(name, src));
+        return it == env.end() ? nullptr : &it->second;
+      }
+    }
+    return nullptr;
+  }
+
+  static void add_via(ShellText& t, const Var& var) {
+    if (var.assigned_at.in_file()) t.via.push_back({var.assigned_at, var.assigned_text + " set here"});
+  }
+
+  // The value of $X / ${X...} as one string.
+  ShellText expand_value(TSNode n, const Source& src, Env& env, Context& ctx) {
+    std::string type = node_type(n);
+    if (type != "simple_expansion" && type != "expansion") {
+      Fields f;
+      expand_into(n, src, env, ctx, f, true);
+      f.finish();
+      ShellText out;
+      for (std::size_t i = 0; i < f.done.size(); ++i) {
+        if (i) out.push(' ', {});
+        out.append(f.done[i]);
+      }
+      return out;
+    }
+    std::string name, op;
+    TSNode operand{};
+    bool has_operand = false, length = false, subscript = false;
+    std::uint32_t count = ts_node_child_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_child(n, i);
+      std::string ct = node_type(c);
+      if (ct == "variable_name" || ct == "special_variable_name") {
+        if (name.empty()) name = text_of(c, src);
+      } else if (ct == "subscript") {
+        TSNode nm = ts_node_child_by_field_name(c, "name", 4);
+        if (!ts_node_is_null(nm)) name = text_of(nm, src);
+        subscript = true;
+      } else if (ct == "#" && name.empty()) {
+        length = true;
+      } else if (!ts_node_is_named(c) && ct != "${" && ct != "}" && ct != "$" && !name.empty() &&
+                 op.empty()) {
+        op = ct;
+      } else if (ts_node_is_named(c) && !name.empty() && !has_operand) {
+        operand = c;
+        has_operand = true;
+      }
+    }
+    ShellText out;
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) || name == "@" || name == "*" ||
+        name == "#") {
+      out.add_unknown("a positional argument of the script ($" + name + ")");
+      return out;
+    }
+    if (length) {
+      out.add_unknown("the length of $" + name);
+      return out;
+    }
+    const Var* var = nullptr;
+    if (auto it = env.find(name); it != env.end()) var = &it->second;
+    bool is_set = var != nullptr;
+    bool is_empty = var && !var->value.unknown() && var->value.text.empty();
+    bool slurm_weak = false;
+    std::optional<ShellText> slurm;
+    if (!var && name.starts_with("SLURM_")) slurm = slurm_variable(name, ctx, slurm_weak);
+
+    auto operand_text = [&]() { return has_operand ? expand_joined(operand, src, env, ctx) : ShellText{}; };
+    if (op == ":-" || op == "-" || op == ":=" || op == "=") {
+      bool use_default = op.starts_with(":") ? (!is_set || is_empty) : !is_set;
+      if (slurm && !slurm->unknown()) use_default = false;
+      if (use_default) {
+        if (slurm && !slurm_weak) {
+          return *slurm;  // inside an allocation the variable is set, even if we cannot tell its value
+        }
+        ShellText d = operand_text();
+        if (slurm_weak) {
+          d.weak = true;
+          d.weak_note =
+              "with the fallback ${" + name + op + d.text + "} (no #SBATCH resources in this script)";
+        }
+        if (op == ":=" || op == "=") {
+          Var nv;
+          nv.value = d;
+          nv.assigned_at = node_location(n, src);
+          nv.assigned_text = text_of(n, src);
+          env[name] = nv;
+        }
+        return d;
+      }
+    } else if (op == ":+" || op == "+") {
+      if (!is_set && !slurm) return out;
+      if (var && var->value.unknown()) {
+        out.add_unknown(var->value.unknown_reasons.front());
+        return out;
+      }
+      return operand_text();
+    } else if (!op.empty()) {
+      out.add_unknown("${" + name + op + "...} transforms the value at run time");
+      return out;
+    }
+    if (var) {
+      ShellText v = subscript && var->is_array && !var->elements.empty() ? var->elements[0] : var->value;
+      if (var->is_array && !subscript && !var->elements.empty()) v = var->elements[0];
+      v.written = {};
+      add_via(v, *var);
+      return v;
+    }
+    if (slurm) return *slurm;
+    out.add_unknown("$" + name + " is not set in this script");
+    return out;
+  }
+
+  // SLURM's own variables resolve to the allocation this launch runs in.
+  std::optional<ShellText> slurm_variable(const std::string& name, Context& ctx, bool& weak) {
+    const Allocation& a = ctx.under_srun ? ctx.step : ctx.groups[0];
+    const std::optional<Fact>* src = nullptr;
+    if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES")
+      src = &a.nodes;
+    else if (name == "SLURM_GPUS_PER_NODE" || name == "SLURM_GPUS_ON_NODE")
+      src = &a.gpus_per_node;
+    else if (name == "SLURM_NTASKS_PER_NODE" || name == "SLURM_TASKS_PER_NODE")
+      src = &a.ntasks_per_node;
+    else if (name == "SLURM_NTASKS")
+      src = &a.ntasks;
+    else
+      return std::nullopt;
+    ShellText t;
+    bool in_slurm = ctx.has_directives || ctx.under_srun;
+    if (*src && (*src)->value.as_int()) {
+      std::string s = std::to_string(*(*src)->value.as_int());
+      for (char c : s) t.push(c, {});
+      t.via.push_back({(*src)->location, (*src)->spelling + " requests it"});
+      return t;
+    }
+    if (name == "SLURM_NTASKS" && a.nodes && a.ntasks_per_node && a.nodes->value.as_int() &&
+        a.ntasks_per_node->value.as_int()) {
+      for (char c : std::to_string(*a.nodes->value.as_int() * *a.ntasks_per_node->value.as_int()))
+        t.push(c, {});
+      t.via.push_back({a.nodes->location, a.nodes->spelling + " requests it"});
+      return t;
+    }
+    weak = !in_slurm;
+    t.add_unknown("$" + name + " is set by SLURM at run time, and " +
+                  (in_slurm ? std::string("this script's directives do not fix it")
+                            : std::string("this script has no #SBATCH resources")));
+    return t;
+  }
+
+  // $(( ... )) on known integers; records the variables multiplied for PL103's expression form.
+  std::optional<std::int64_t> arith(TSNode n, const Source& src, Env& env, Context& ctx, ShellText& meta,
+                                    std::string& reason, int depth = 0) {
+    if (depth > 64) return std::nullopt;
+    std::string type = node_type(n);
+    if (type == "number") return parse_int(text_of(n, src));
+    if (type == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
+      return arith(ts_node_named_child(n, 0), src, env, ctx, meta, reason, depth + 1);
+    if (type == "variable_name" || type == "simple_expansion" || type == "expansion") {
+      ShellText v;
+      if (type == "variable_name") {
+        auto it = env.find(text_of(n, src));
+        if (it == env.end()) {
+          bool weak = false;
+          auto s = text_of(n, src).starts_with("SLURM_") ? slurm_variable(text_of(n, src), ctx, weak)
+                                                         : std::nullopt;
+          if (!s) {
+            reason = text_of(n, src) + " is not set in this script";
+            return std::nullopt;
+          }
+          v = *s;
+        } else {
+          v = it->second.value;
+          add_via(v, it->second);
+        }
+      } else {
+        v = expand_value(n, src, env, ctx);
+      }
+      meta.merge_meta(v);
+      if (v.unknown()) {
+        reason = v.unknown_reasons.front();
+        return std::nullopt;
+      }
+      return parse_int(v.text);
+    }
+    if (type == "unary_expression" && ts_node_child_count(n) == 2) {
+      auto x = arith(ts_node_child(n, 1), src, env, ctx, meta, reason, depth + 1);
+      std::string op = node_type(ts_node_child(n, 0));
+      if (!x) return std::nullopt;
+      if (op == "-") return -*x;
+      if (op == "+") return *x;
+      return std::nullopt;
+    }
+    if (type == "binary_expression") {
+      TSNode l = ts_node_child_by_field_name(n, "left", 4), r = ts_node_child_by_field_name(n, "right", 5);
+      TSNode o = ts_node_child_by_field_name(n, "operator", 8);
+      if (ts_node_is_null(l) || ts_node_is_null(r) || ts_node_is_null(o)) return std::nullopt;
+      auto a = arith(l, src, env, ctx, meta, reason, depth + 1);
+      auto b = arith(r, src, env, ctx, meta, reason, depth + 1);
+      if (!a || !b) return std::nullopt;
+      std::string op = node_type(o);
+      std::int64_t out = 0;
+      if (op == "+") return __builtin_add_overflow(*a, *b, &out) ? std::nullopt : std::optional(out);
+      if (op == "-") return __builtin_sub_overflow(*a, *b, &out) ? std::nullopt : std::optional(out);
+      if (op == "*") return __builtin_mul_overflow(*a, *b, &out) ? std::nullopt : std::optional(out);
+      if ((op == "/" || op == "%") && *b == 0) {
+        reason = "division by zero";
+        return std::nullopt;
+      }
+      if (op == "/") return *a / *b;
+      if (op == "%") return *a % *b;
+      return std::nullopt;
+    }
+    reason = "arithmetic parlint does not evaluate";
+    return std::nullopt;
+  }
+
+  void collect_product_vars(TSNode n, const Source& src, std::vector<std::string>& vars, bool in_product,
+                            int depth = 0) {
+    if (depth > 64) return;
+    std::string type = node_type(n);
+    if (type == "variable_name" && in_product) vars.push_back(text_of(n, src));
+    if ((type == "simple_expansion" || type == "expansion") && in_product) {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+        if (node_type(ts_node_named_child(n, i)) == "variable_name")
+          vars.push_back(text_of(ts_node_named_child(n, i), src));
+      return;
+    }
+    bool product = in_product;
+    if (type == "binary_expression") {
+      TSNode o = ts_node_child_by_field_name(n, "operator", 8);
+      std::string op = ts_node_is_null(o) ? "" : node_type(o);
+      product = op == "*" || ((op == "/" || op == "%") && in_product);
+      if (op == "*" || op == "/") {
+        // In a/b only the numerator multiplies: NODES=$(( TP*PP*EP / 8 )).
+        TSNode l = ts_node_child_by_field_name(n, "left", 4);
+        if (!ts_node_is_null(l)) collect_product_vars(l, src, vars, true, depth + 1);
+        if (op == "*") {
+          TSNode r = ts_node_child_by_field_name(n, "right", 5);
+          if (!ts_node_is_null(r)) collect_product_vars(r, src, vars, true, depth + 1);
+        }
+        return;
+      }
+    }
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      collect_product_vars(ts_node_named_child(n, i), src, vars, product && type != "binary_expression",
+                           depth + 1);
+  }
+
+  void size_expression(const std::string& target, TSNode arith_node, const Source& src, Env&, Context&) {
+    auto target_key = key_for_variable_name(target);
+    if (!target_key ||
+        (*target_key != Key::kNodes && *target_key != Key::kGpusPerNode && *target_key != Key::kWorldSize))
+      return;
+    std::vector<std::string> vars;
+    if (ts_node_named_child_count(arith_node) > 0)
+      collect_product_vars(ts_node_named_child(arith_node, 0), src, vars, false);
+    SizeExpression e;
+    e.location = node_location(arith_node, src);
+    e.target = target;
+    e.target_key = *target_key;
+    e.text = text_of(arith_node, src);
+    for (const auto& v : vars)
+      if (auto k = key_for_variable_name(v);
+          k && *k != Key::kNodes && *k != Key::kGpusPerNode && *k != Key::kWorldSize)
+        e.factors.push_back(*k);
+    if (!e.factors.empty()) out_.size_expressions.push_back(std::move(e));
+  }
+
+  // ---- commands --------------------------------------------------------------------------------
+
+  void command(TSNode n, const Source& src, Env& env, Context& ctx, Redirects redirects) {
+    std::vector<ShellText> words;
+    Env overlay;
+    std::uint32_t count = ts_node_named_child_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      std::string ct = node_type(c);
+      if (ct == "variable_assignment") {
+        Env tmp = env;
+        assign(c, src, tmp, ctx, true, false);
+        TSNode nm = ts_node_child_by_field_name(c, "name", 4);
+        if (!ts_node_is_null(nm)) overlay[text_of(nm, src)] = tmp[text_of(nm, src)];
+        continue;
+      }
+      if (ct == "herestring_redirect") {
+        redirects.herestring = true;
+        continue;
+      }
+      if (ct == "file_redirect" || ct == "heredoc_redirect" || ct == "comment") continue;
+      if (ct == "command_name") c = ts_node_named_child(c, 0);
+      for (auto& w : expand_fields(c, src, env, ctx)) words.push_back(std::move(w));
+    }
+    if (words.empty()) return;
+    Location where = node_location(n, src);
+    handle_words(words, 0, where, redirects, env, overlay, ctx);
+  }
+
+  // Parses `text` as shell and walks it: bash -c strings, eval, here-documents fed to a shell.
+  void reparse(const ShellText& text, Env& env, Context& ctx, bool read_directives) {
+    if (ctx.nesting >= kMaxNesting) return;
+    Source inner;
+    inner.text = text.text;
+    inner.origin = text.origin;
+    inner.file = -1;
+    Context c = ctx;
+    ++c.nesting;
+    Env local = env;
+    parse_and_walk(inner, local, c, read_directives, true);
+  }
+
+  void handle_words(std::vector<ShellText>& w, std::size_t i, const Location& where,
+                    const Redirects& redirects, Env& env, Env& overlay, Context& ctx) {
+    // Leading NAME=value words (after `env`) set the command's environment.
+    while (i < w.size()) {
+      auto eq = w[i].text.find('=');
+      if (eq == std::string::npos || eq == 0 ||
+          !std::all_of(w[i].text.begin(), w[i].text.begin() + static_cast<long>(eq),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+        break;
+      Var v;
+      v.value.text = w[i].text.substr(eq + 1);
+      v.value.origin.assign(w[i].origin.begin() + static_cast<long>(eq) + 1, w[i].origin.end());
+      v.value.unknown_reasons = w[i].unknown_reasons;
+      v.exported = true;
+      v.assigned_at = text_location(w[i]);
+      v.assigned_text = w[i].text;
+      overlay[w[i].text.substr(0, eq)] = v;
+      ++i;
+    }
+    if (i >= w.size()) return;
+    std::string name(basename(w[i].text));
+    if (name == "srun") {
+      Allocation step = ctx.under_srun ? ctx.step : ctx.groups[0];
+      std::vector<Word> opts;
+      for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
+      for (const auto& o : opts)
+        if (o.text.starts_with("--het-group=")) {
+          auto g = parse_int(std::string_view(o.text).substr(12));
+          if (g && *g >= 0 && static_cast<std::size_t>(*g) < ctx.groups.size())
+            step = ctx.groups[static_cast<std::size_t>(*g)];
+        }
+      std::size_t used = parse_slurm_options(opts, step, Origin::kLauncherFlag, "srun ", true);
+      Context c = ctx;
+      c.under_srun = true;
+      c.step = step;
+      return handle_words(w, i + 1 + used, where, redirects, env, overlay, c);
+    }
+    if (name == "salloc") {
+      std::vector<Word> opts;
+      for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
+      std::size_t used = parse_slurm_options(opts, ctx.groups[0], Origin::kLauncherFlag, "salloc ", true);
+      ctx.has_directives = true;
+      return handle_words(w, i + 1 + used, where, redirects, env, overlay, ctx);
+    }
+    if (name == "sbatch") {
+      if (!redirects.heredoc) return;  // submitting another file: read with cross-file resolution
+      Context c;
+      c.nesting = ctx.nesting;
+      std::vector<Word> opts;
+      for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
+      parse_slurm_options(opts, c.groups[0], Origin::kLauncherFlag, "sbatch ", true);
+      c.has_directives = true;
+      Env local = env;
+      return reparse(*redirects.heredoc, local, c, true);
+    }
+    if (name == "bash" || name == "sh" || name == "zsh" || name == "dash") {
+      for (std::size_t k = i + 1; k < w.size(); ++k) {
+        if (w[k].text == "-c" && k + 1 < w.size()) return reparse(w[k + 1], env, ctx, false);
+        if (!w[k].text.starts_with("-")) return;  // a script file
+      }
+      if (redirects.heredoc) reparse(*redirects.heredoc, env, ctx, false);
+      return;
+    }
+    if (name == "eval") {
+      ShellText joined;
+      for (std::size_t k = i + 1; k < w.size(); ++k) {
+        if (k > i + 1) joined.push(' ', {});
+        joined.append(w[k]);
+      }
+      return reparse(joined, env, ctx, false);
+    }
+    if (name == "source" || name == ".") return source_file(w, i, env, ctx);
+    if (name == "read") return read_command(w, i, redirects, env);
+    if (name == "set") {
+      for (std::size_t k = i + 1; k < w.size(); ++k)
+        if (w[k].text.starts_with("-") && w[k].text.find('a') != std::string::npos) ctx.all_export = true;
+      return;
+    }
+    static const std::set<std::string> kSimpleWrappers = {"exec",    "time",    "nohup",  "stdbuf",
+                                                          "env",     "nice",    "ionice", "taskset",
+                                                          "numactl", "command", "builtin"};
+    if (kSimpleWrappers.count(name)) {
+      std::size_t k = i + 1;
+      while (k < w.size() && w[k].text.starts_with("-")) ++k;
+      if (name == "taskset" && k < w.size()) ++k;  // its CPU list
+      return handle_words(w, k, where, redirects, env, overlay, ctx);
+    }
+    static const std::set<std::string> kScanWrappers = {
+        "uv",          "poetry", "pixi",   "conda",  "micromamba", "pipenv", "apptainer",
+        "singularity", "docker", "podman", "enroot", "nsys",       "ncu",    "srun-wrapper"};
+    if (kScanWrappers.count(name)) {
+      // Container and environment runners: the command starts at the first launcher or interpreter.
+      for (std::size_t k = i + 1; k < w.size(); ++k) {
+        std::string_view b = basename(w[k].text);
+        if (b == "torchrun" || is_python(b) || b == "bash" || b == "sh" || b == "deepspeed" || b == "srun")
+          return handle_words(w, k, where, redirects, env, overlay, ctx);
+      }
+      return;
+    }
+    if (name == "torchrun") return torchrun(w, i + 1, where, env, overlay, ctx);
+    if (is_python(name)) return python(w, i + 1, where, env, overlay, ctx);
+  }
+
+  void read_command(std::vector<ShellText>& w, std::size_t i, const Redirects& redirects, Env& env) {
+    std::vector<std::size_t> names;
+    for (std::size_t k = i + 1; k < w.size(); ++k) {
+      const std::string& t = w[k].text;
+      if (t == "-d" || t == "-p" || t == "-a" || t == "-n" || t == "-N" || t == "-t" || t == "-u") {
+        ++k;
+        continue;
+      }
+      if (!t.starts_with("-")) names.push_back(k);
+    }
+    for (std::size_t idx = 0; idx < names.size(); ++idx) {
+      std::string var = w[names[idx]].text;
+      Var v;
+      v.assigned_at = text_location(w[names[idx]]);
+      v.assigned_text = "read " + var;
+      if (redirects.heredoc && names.size() == 1) {
+        v.value = *redirects.heredoc;  // read -r -d '' CMD <<EOF ... EOF
+      } else {
+        v.value.add_unknown(redirects.herestring ? "read from a string at run time (IFS=... read ... <<<)"
+                                                 : "read from input at run time");
+      }
+      env[var] = std::move(v);
+    }
+  }
+
+  void source_file(std::vector<ShellText>& w, std::size_t i, Env& env, Context& ctx) {
+    if (i + 1 >= w.size() || w[i + 1].unknown() || ctx.nesting >= kMaxNesting) return;
+    namespace fs = std::filesystem;
+    std::string arg = w[i + 1].text;
+    std::vector<fs::path> candidates;
+    fs::path p(arg);
+    if (p.is_absolute()) {
+      candidates.push_back(p);
+    } else {
+      candidates.push_back(fs::path(files_[0].path).parent_path() / p);
+      candidates.push_back(p);
+    }
+    for (const auto& c : candidates) {
+      std::error_code ec;
+      fs::path canon = fs::weakly_canonical(c, ec);
+      if (ec) continue;
+      struct stat st {};
+      if (::stat(canon.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+          static_cast<std::size_t>(st.st_size) > kMaxSourcedFileSize)
+        continue;
+      std::string key = canon.string();
+      if (std::find(ctx.source_stack.begin(), ctx.source_stack.end(), key) != ctx.source_stack.end()) return;
+      std::ifstream in(canon, std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      auto owned = std::make_unique<SourceText>(text);
+      const SourceText* ptr = owned.get();
+      files_.push_back({c.lexically_normal().string(), ptr, std::move(owned)});
+      Source s{std::string(ptr->text()), {}, static_cast<int>(files_.size() - 1)};
+      Context inner = ctx;
+      ++inner.nesting;
+      inner.source_stack.push_back(key);
+      std::unique_ptr<TSTree, TsTreeDeleter> tree(ts_parser_parse_string(
+          parser_.get(), nullptr, s.text.data(), static_cast<std::uint32_t>(s.text.size())));
+      if (tree) walk_children(ts_tree_root_node(tree.get()), s, env, inner, 0);  // assignments flow back
+      ctx.all_export = inner.all_export;
+      return;
+    }
+  }
+
+  // ---- launchers -------------------------------------------------------------------------------
+
+  struct Launch {
+    LaunchKind kind = LaunchKind::kPython;
+    std::vector<Fact> launcher_facts;
+    std::size_t entry = 0;  // index of the script (or -m module) word
+    bool module = false;
+  };
+
+  Fact launcher_fact(Key key, Value v, const ShellText& flag, const ShellText* value, std::string spelling) {
+    Fact f;
+    f.key = key;
+    f.value = std::move(v);
+    Location a = text_location(flag);
+    Location b = value ? text_location(*value) : a;
+    f.location = (a.path == b.path && a.range.start.line == b.range.start.line && b.range.end >= a.range.end)
+                     ? Location{a.path, {a.range.start, b.range.end}}
+                     : a;
+    f.origin = Origin::kLauncherFlag;
+    f.spelling = std::move(spelling);
+    if (value) {
+      f.written_at = value->via;
+      f.weak = value->weak;
+      f.weak_note = value->weak_note;
+    }
+    return f;
+  }
+
+  static Value count_of(const ShellText& t, bool allow_range) {
+    if (t.unknown()) return Value::unknown(t.unknown_reasons.front());
+    std::string_view s = t.text;
+    if (allow_range) {
+      if (auto colon = s.find(':'); colon != std::string_view::npos) {
+        auto lo = parse_int(s.substr(0, colon)), hi = parse_int(s.substr(colon + 1));
+        if (lo && hi && *lo == *hi) return Value::integer(*lo);
+        return Value::unknown("an elastic node range (" + std::string(s) + ")");
+      }
+    }
+    if (auto v = parse_int(s)) return Value::integer(*v);
+    if (s == "gpu" || s == "auto")
+      return Value::unknown("one process per visible GPU (" + std::string(s) + ")");
+    return Value::unknown("not a number (" + std::string(s) + ")");
+  }
+
+  void torchrun(std::vector<ShellText>& w, std::size_t i, const Location& where, Env& env, Env& overlay,
+                Context& ctx) {
+    static const std::set<std::string> kNoValue = {"--standalone", "--no_python", "--no-python", "--run_path",
+                                                   "--run-path",   "-m",          "--module"};
+    Launch l;
+    l.kind = LaunchKind::kTorchrun;
+    std::size_t k = i;
+    for (; k < w.size(); ++k) {
+      const std::string& t = w[k].text;
+      if (!t.starts_with("-")) break;
+      if (t == "-m" || t == "--module") {
+        l.module = true;
+        continue;
+      }
+      std::string opt = t, value_text;
+      const ShellText* value = nullptr;
+      ShellText inline_value;
+      if (auto eq = t.find('='); eq != std::string::npos) {
+        opt = t.substr(0, eq);
+        inline_value.text = t.substr(eq + 1);
+        inline_value.origin.assign(w[k].origin.begin() + static_cast<long>(eq) + 1, w[k].origin.end());
+        inline_value.unknown_reasons = w[k].unknown_reasons;
+        inline_value.via = w[k].via;
+        inline_value.weak = w[k].weak;
+        inline_value.weak_note = w[k].weak_note;
+        value = &inline_value;
+      } else if (!kNoValue.count(t) && k + 1 < w.size()) {
+        value = &w[++k];
+      }
+      std::string spelled = opt;
+      std::replace(opt.begin(), opt.end(), '_', '-');
+      const ShellText& flag_word = w[k - (value == &inline_value || !value ? 0 : 1)];
+      if (opt == "--nproc-per-node" && value)
+        l.launcher_facts.push_back(launcher_fact(Key::kNprocPerNode, count_of(*value, false), flag_word,
+                                                 value, "torchrun " + spelled));
+      else if (opt == "--nnodes" && value)
+        l.launcher_facts.push_back(
+            launcher_fact(Key::kNnodes, count_of(*value, true), flag_word, value, "torchrun --nnodes"));
+      else if (opt == "--standalone")
+        l.launcher_facts.push_back(
+            launcher_fact(Key::kNnodes, Value::integer(1), w[k], nullptr, "torchrun --standalone"));
+    }
+    if (k >= w.size()) return;
+    l.entry = k;
+    emit(l, w, where, env, overlay, ctx);
+  }
+
+  void python(std::vector<ShellText>& w, std::size_t i, const Location& where, Env& env, Env& overlay,
+              Context& ctx) {
+    std::size_t k = i;
+    for (; k < w.size(); ++k) {
+      const std::string& t = w[k].text;
+      if (t == "-m") {
+        if (k + 1 >= w.size()) return;
+        const std::string& mod = w[k + 1].text;
+        if (mod == "torch.distributed.run" || mod == "torch.distributed.launch")
+          return torchrun(w, k + 2, where, env, overlay, ctx);
+        Launch l;
+        l.entry = k + 1;
+        l.module = true;
+        l.kind = ctx.under_srun ? LaunchKind::kSrunNative : LaunchKind::kPython;
+        return emit(l, w, where, env, overlay, ctx);
+      }
+      if (t == "-c") return;  // inline code is not a training entry point we can read
+      if (t == "-W" || t == "-X") {
+        ++k;
+        continue;
+      }
+      if (!t.starts_with("-")) break;
+    }
+    if (k >= w.size()) return;
+    Launch l;
+    l.entry = k;
+    l.kind = ctx.under_srun ? LaunchKind::kSrunNative : LaunchKind::kPython;
+    emit(l, w, where, env, overlay, ctx);
+  }
+
+  std::optional<Fact> env_fact(Key key, const std::string& name, Env& env, Env& overlay, Context& ctx) {
+    const Var* v = nullptr;
+    if (auto it = overlay.find(name); it != overlay.end())
+      v = &it->second;
+    else if (auto it2 = env.find(name); it2 != env.end() && (it2->second.exported || ctx.all_export))
+      v = &it2->second;
+    if (!v) return std::nullopt;
+    Fact f;
+    f.key = key;
+    f.value =
+        v->value.unknown() ? Value::unknown(v->value.unknown_reasons.front()) : hydra_value(v->value.text);
+    f.location = v->assigned_at;
+    f.origin = Origin::kEnv;
+    f.spelling = name;
+    f.written_at = v->value.via;
+    return f;
+  }
+
+  void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
+            Context& ctx) {
+    std::string entry = w[l.entry].text;
+    std::vector<Word> args;
+    for (std::size_t k = l.entry + 1; k < w.size(); ++k) args.push_back(to_word(w[k]));
+    TrainingArgs ta = parse_training_args(args);
+
+    RawJob job;
+    job.range = where.range;
+    job.description = std::string(basename(entry)) + " launch";
+    job.under_srun = ctx.under_srun;
+    job.under_slurm = ctx.has_directives || ctx.under_srun;
+    job.gpu_entry_point = true;
+    job.launch = l.kind;
+    if (l.kind == LaunchKind::kPython && ta.lightning_trainer) job.launch = LaunchKind::kLightning;
+    std::string_view base = basename(entry);
+    if (base.starts_with("pretrain_") || ta.megatron_flags) job.framework = Framework::kMegatronLM;
+    if (base.find("run_recipe") != std::string_view::npos || ta.recipe)
+      job.framework = Framework::kMegatronBridge;
+    if (base.starts_with("megatron_") && base.find("nemo") == std::string_view::npos)
+      job.framework = Framework::kNemo1;
+
+    Allocation a = ctx.under_srun ? ctx.step : ctx.groups[0];
+    derive_gpus_per_node(a);
+    for (const auto* f : {&a.nodes, &a.gpus_per_node, &a.ntasks_per_node, &a.ntasks})
+      if (*f) job.facts.push_back(**f);
+    for (const auto& f : l.launcher_facts) job.facts.push_back(f);
+    for (auto f : ta.facts) {
+      // On a launch, trainer.num_nodes / trainer.devices are what the framework starts, not the allocation.
+      if (f.origin == Origin::kOverride && f.key == Key::kNodes) f.key = Key::kNnodes;
+      if (f.origin == Origin::kOverride && f.key == Key::kGpusPerNode) f.key = Key::kNprocPerNode;
+      job.facts.push_back(std::move(f));
+    }
+    for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));
+    job.unrecognized = std::move(ta.unrecognized);
+    for (Key key : {Key::kCudaDeviceMaxConnections, Key::kNemoHome, Key::kHfHome})
+      if (auto f = env_fact(key, std::string(key_name(key)), env, overlay, ctx))
+        job.facts.push_back(std::move(*f));
+    out_.jobs.push_back(std::move(job));
+  }
+
+  std::vector<File> files_;
+  ParsedFile out_;
+  std::unique_ptr<TSParser, TsParserDeleter> parser_;
+  bool deep_reported_ = false;
+};
+
+}  // namespace
+
+ParsedFile parse_shell(std::string_view path, const SourceText& source) {
+  ShellParser parser(path, source);
+  return parser.run();
+}
+
+}  // namespace parlint

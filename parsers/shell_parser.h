@@ -1,0 +1,14 @@
+#pragma once
+// SLURM and shell launch scripts -> one job per training launch (torchrun, srun, python, bash -c
+// strings, heredocs), with #SBATCH resources, shell variables, arrays and sourced files resolved
+// statically. Nothing is ever executed.
+#include <string_view>
+
+#include "lint/source_text.h"
+#include "parsers/parsed_file.h"
+
+namespace parlint {
+
+ParsedFile parse_shell(std::string_view path, const SourceText& source);
+
+}  // namespace parlint

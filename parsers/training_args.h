@@ -1,0 +1,29 @@
+#pragma once
+// The arguments of a training entry point (pretrain_gpt.py, run_recipe.py, any *.py): Megatron-LM flags,
+// Megatron-Bridge shorthands (-tp, --recipe), Hydra overrides (key=value, +key, ++key, ~key).
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lint/fact.h"
+#include "parsers/word.h"
+
+namespace parlint {
+
+struct TrainingArgs {
+  std::vector<Fact> facts;  // in precedence order: shorthands, then flags, then overrides
+  std::vector<Conflict> conflicts;
+  std::vector<UnrecognizedSetting> unrecognized;
+  std::optional<Word> recipe;      // --recipe NAME (Megatron-Bridge run_recipe.py)
+  bool megatron_flags = false;     // at least one Megatron-LM flag
+  bool hydra_overrides = false;    // at least one key=value override
+  bool lightning_trainer = false;  // trainer.num_nodes / trainer.devices overrides (NeMo launches)
+};
+
+TrainingArgs parse_training_args(std::span<const Word> words);
+
+// Reads a Hydra override value (`8`, `true`, `null`, `"p2p"`, `[2,4]`) as a value.
+Value hydra_value(std::string_view text);
+
+}  // namespace parlint

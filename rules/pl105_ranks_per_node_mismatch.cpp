@@ -1,0 +1,106 @@
+// PL105 ranks-per-node-mismatch: processes per node differ from GPUs per node.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL105", "ranks-per-node-mismatch", Severity::kError,
+    "ranks per node (nproc_per_node, or ntasks-per-node for srun-native launches) differ from GPUs per node",
+    R"md(# PL105 ranks-per-node-mismatch
+
+## What it does
+Compares the training ranks started on each node with the GPUs each node has:
+`--nproc_per_node` for torchrun, `trainer.devices` for NeMo launches, and `--ntasks-per-node` when
+srun starts the ranks itself.
+- **error**: more ranks than GPUs — several ranks share a GPU (out of memory, or NCCL refuses
+  duplicate GPUs);
+- **warning**: fewer ranks than GPUs — the rest of the node's GPUs sit idle.
+
+## Why
+Each Megatron rank drives exactly one GPU (`torch.cuda.set_device(local_rank)`). The count per node
+must match the GPUs the allocation gives each node.
+
+## Example
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=1
+#SBATCH --gpus-per-node=8
+srun torchrun --nnodes=2 --nproc_per_node=4 pretrain_gpt.py --tensor-model-parallel-size 4
+```
+
+## Fix
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=1
+#SBATCH --gpus-per-node=8
+srun torchrun --nnodes=2 --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4
+```
+
+## Framework behaviour
+Too many ranks: CUDA out-of-memory or `Duplicate GPU detected` in NCCL. Too few: the job runs on
+part of what it was given.
+
+## Configuration
+Without a GPU request in the job (and no `--gpus-per-node`), GPUs per node are unknown and this rule
+is silent; PL107 reports the missing request. When PL104 fires for a launch, PL105 is not reported.
+
+## References
+- DESIGN §2 "Jobs and world size"
+)md"};
+
+class RanksPerNodeMismatch final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    Key ranks_key;
+    switch (job.launch()) {
+      case LaunchKind::kTorchrun:
+      case LaunchKind::kLightning:
+        ranks_key = Key::kNprocPerNode;
+        break;
+      case LaunchKind::kSrunNative:
+        ranks_key = Key::kNtasksPerNode;
+        break;
+      default:
+        return;
+    }
+    // PL104 covers srun-started torchrun with several tasks per node.
+    if (job.launch() == LaunchKind::kTorchrun && job.under_srun() &&
+        job.get_int(Key::kNtasksPerNode).value_or(1) > 1)
+      return;
+    const Fact* ranks = job.fact(ranks_key);
+    const Fact* gpus = job.fact(Key::kGpusPerNode);
+    auto r = job.get_int(ranks_key), g = job.get_int(Key::kGpusPerNode);
+    if (!ranks || !gpus || !r || !g || *r == *g || *r <= 0 || *g <= 0) return;
+    Finding f;
+    f.location = ranks->location.in_file() ? ranks->location : Location{job.path(), job.range()};
+    std::string ranks_text = ranks->location.in_file() ? describe_source(*ranks) : ranks->spelling;
+    if (*r > *g) {
+      f.severity = Severity::kError;
+      f.message = fmt::format(
+          "{} ranks per node ({}) but {} GPUs per node ({}): {} ranks would share GPUs, which "
+          "runs out of memory or fails in NCCL with duplicate GPUs",
+          *r, ranks_text, *g, describe_source(*gpus), *r - *g);
+    } else {
+      f.severity = Severity::kWarning;
+      f.message =
+          fmt::format("{} ranks per node ({}) but {} GPUs per node ({}): {} GPUs on every node stay idle", *r,
+                      ranks_text, *g, describe_source(*gpus), *g - *r);
+    }
+    f.help = fmt::format("start {} ranks per node (one per GPU), or request {} GPUs per node", *g, *r);
+    f.related = related_locations(*gpus, "GPUs per node set here");
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(RanksPerNodeMismatch);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,75 @@
+// PL106 nnodes-mismatch: the launcher's node count differs from the allocation's.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL106", "nnodes-mismatch", Severity::kError,
+                         "launcher --nnodes differs from the allocation's node count",
+                         R"md(# PL106 nnodes-mismatch
+
+## What it does
+Compares the node count the launcher is told (`torchrun --nnodes`, NeMo's `trainer.num_nodes`) with
+the node count of the SLURM allocation (`#SBATCH --nodes`, `srun -N`).
+
+## Why
+With more launcher nodes than allocated, the rendezvous waits for nodes that never come and the job
+hangs until its time limit. With fewer, the extra nodes either join a rendezvous that is already
+full (errors) or idle, and with NeMo the global ranks no longer match SLURM's.
+
+## Example
+```bash
+#!/bin/bash
+#SBATCH --nodes=4
+#SBATCH --ntasks-per-node=1
+#SBATCH --gpus-per-node=8
+srun torchrun --nnodes=2 --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 8
+```
+
+## Fix
+```bash
+#!/bin/bash
+#SBATCH --nodes=4
+#SBATCH --ntasks-per-node=1
+#SBATCH --gpus-per-node=8
+srun torchrun --nnodes=$SLURM_NNODES --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 8
+```
+
+## Framework behaviour
+torch.distributed's rendezvous times out (or the job hangs); NeMo/Lightning fails to match SLURM's
+task layout.
+
+## References
+- DESIGN §3
+)md"};
+
+class NnodesMismatch final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    const Fact* nnodes = job.fact(Key::kNnodes);
+    const Fact* nodes = job.fact(Key::kNodes);
+    if (!nnodes || !nodes || !job.is_written(Key::kNnodes) || !job.is_written(Key::kNodes)) return;
+    auto a = nnodes->value.as_int(), b = nodes->value.as_int();
+    if (!a || !b || *a == *b) return;
+    Finding f;
+    f.location = nnodes->location;
+    f.weak = nnodes->weak || nodes->weak;
+    f.message = fmt::format("the launcher starts {} node{} ({}) but the allocation has {} ({}): {}", *a,
+                            *a == 1 ? "" : "s", describe_source(*nnodes), *b, describe_source(*nodes),
+                            *a > *b ? "the rendezvous waits for nodes that never arrive and the job hangs"
+                                    : "the other allocated nodes join a full rendezvous or sit idle");
+    f.help = fmt::format("use {} (or $SLURM_NNODES) so that both agree", *b);
+    f.related = related_locations(*nodes, "allocation's node count set here");
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(NnodesMismatch);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,66 @@
+// PL107 missing-gpu-request: a GPU training launch under SLURM that requests no GPUs.
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL107", "missing-gpu-request", Severity::kWarning,
+    "a GPU training launch under SLURM with no --gpus-per-node, --gres=gpu:N, --gpus or -G",
+    R"md(# PL107 missing-gpu-request
+
+## What it does
+Reports a training launch inside a SLURM job (an sbatch script, or a command started by `srun`)
+when neither the directives nor srun request GPUs: no `--gpus-per-node`, `--gres=gpu:N`, `--gpus`
+or `-G`.
+
+## Why
+Many clusters give a job no GPUs unless it asks (`CUDA_VISIBLE_DEVICES` is empty, cgroups hide the
+devices), so the job waits in the queue and then fails at `torch.cuda.set_device`. Where a
+partition does hand out GPUs by default, saying so in the script documents the requirement and lets
+parlint check GPUs per node (PL101, PL105).
+
+## Example
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=8
+srun python pretrain_gpt.py --tensor-model-parallel-size 8
+```
+
+## Fix
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=8
+#SBATCH --gpus-per-node=8
+srun python pretrain_gpt.py --tensor-model-parallel-size 8
+```
+
+## Framework behaviour
+CUDA initialisation fails (`no CUDA GPUs are available`) on clusters without default GPUs.
+
+## References
+- reference/syntax-in-the-wild.md §1 (GPU request forms)
+)md"};
+
+class MissingGpuRequest final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.under_slurm() || !job.gpu_entry_point() || job.is_written(Key::kGpusPerNode)) return;
+    Finding f;
+    f.location = {job.path(), job.range()};
+    f.message =
+        "this training launch runs under SLURM but the job requests no GPUs (no --gpus-per-node, "
+        "--gres=gpu:N, --gpus or -G): where GPUs are not given by default it starts without any";
+    f.help = "add #SBATCH --gpus-per-node=8 (or the count your nodes have)";
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(MissingGpuRequest);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,127 @@
+// PL701 hardcoded-secret: a literal token or API key in a script or config.
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL701", "hardcoded-secret", Severity::kError,
+    "a literal token or API key (HF, W&B, GitHub, AWS, *_TOKEN=, *_API_KEY=) in a script or config",
+    R"md(# PL701 hardcoded-secret
+
+## What it does
+Finds credentials written into launch scripts and configs: Hugging Face tokens (`hf_…`), GitHub
+tokens (`ghp_…`, `github_pat_…`), AWS access key ids (`AKIA…`), W&B API keys (40 hex characters in
+`WANDB_API_KEY`), and any literal assigned to a name ending in `_TOKEN`, `_API_KEY`, `_SECRET` or
+`_PASSWORD`. The message never repeats the value.
+
+## Why
+Launch scripts are committed, copied between clusters and pasted into issues; the token then works
+for anyone who reads them. Training jobs should read credentials from the environment, a secrets
+manager or a file outside the repository.
+
+## Example
+```bash
+#!/bin/bash
+export HF_TOKEN=hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH
+torchrun --nproc_per_node=8 pretrain_gpt.py
+```
+
+## Fix
+```bash
+#!/bin/bash
+# HF_TOKEN comes from the submitting environment (sbatch --export=ALL) or ~/.cache/huggingface/token
+export HF_TOKEN="${HF_TOKEN:?set HF_TOKEN before submitting}"
+torchrun --nproc_per_node=8 pretrain_gpt.py
+```
+
+## Framework behaviour
+None: this is a security finding. Revoke a token that was committed; removing it from the file does
+not remove it from history.
+
+## References
+- Hugging Face, GitHub and AWS token formats (public documentation of each service)
+)md"};
+
+struct Pattern {
+  const char* what;
+  std::unique_ptr<RE2> re;
+};
+
+const std::vector<Pattern>& patterns() {
+  static const std::vector<Pattern> p = [] {
+    std::vector<Pattern> v;
+    auto add = [&](const char* what, const char* re) { v.push_back({what, std::make_unique<RE2>(re)}); };
+    add("a Hugging Face token", R"((?:^|[^A-Za-z0-9])hf_[A-Za-z0-9]{30,}(?:$|[^A-Za-z0-9]))");
+    add("a GitHub token", R"((?:^|[^A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}))");
+    add("an AWS access key id", R"((?:^|[^A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?:$|[^A-Z0-9]))");
+    return v;
+  }();
+  return p;
+}
+
+bool secret_name(std::string name) {
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (std::string_view suffix : {"_TOKEN", "_API_KEY", "_APIKEY", "_SECRET", "_PASSWORD", "_SECRET_KEY"})
+    if (name.ends_with(suffix) || name == suffix.substr(1)) return true;
+  return false;
+}
+
+// Values that are clearly not secrets: placeholders, references, paths.
+bool placeholder(std::string_view v) {
+  if (v.size() < 8 || v.find(' ') != std::string_view::npos) return true;
+  if (v.find('$') != std::string_view::npos || v.find('<') != std::string_view::npos ||
+      v.find('{') != std::string_view::npos || v.starts_with("/") || v.starts_with("~") ||
+      v.starts_with("./"))
+    return true;
+  std::string lower(v);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view p : {"your", "xxxx", "changeme", "placeholder", "example", "dummy", "redacted",
+                             "none", "null", "todo", "fixme", "****"})
+    if (lower.find(p) != std::string::npos) return true;
+  return false;
+}
+
+class HardcodedSecret final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_file(const ParsedFile& file, std::vector<Finding>& out) const override {
+    for (const LiteralAssignment& lit : file.literals) {
+      std::string what;
+      for (const auto& p : patterns())
+        if (RE2::PartialMatch(lit.value, *p.re)) {
+          what = p.what;
+          break;
+        }
+      std::string upper = lit.name;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (what.empty() && (upper == "WANDB_API_KEY" || upper == "WANDB_KEY") && lit.value.size() == 40 &&
+          std::all_of(lit.value.begin(), lit.value.end(),
+                      [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
+        what = "a W&B API key";
+      if (what.empty() && secret_name(lit.name) && !placeholder(lit.value)) what = "a literal credential";
+      if (what.empty()) continue;
+      Finding f;
+      f.location = lit.location;
+      f.sensitive = true;
+      f.message =
+          fmt::format("{} is written into {} here ({} characters); anyone who can read this file can use it",
+                      what, lit.name, lit.value.size());
+      f.help = fmt::format(
+          "read {} from the environment or a secrets store instead, and revoke the exposed value", lit.name);
+      out.push_back(std::move(f));
+    }
+  }
+};
+
+PARLINT_REGISTER_RULE(HardcodedSecret);
+
+}  // namespace
+}  // namespace parlint

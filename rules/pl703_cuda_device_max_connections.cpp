@@ -1,0 +1,82 @@
+// PL703 cuda-device-max-connections: Megatron-LM with TP or CP > 1 before Blackwell needs the variable at 1.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL703", "cuda-device-max-connections", Severity::kWarning,
+                         "Megatron-LM launch with TP > 1 or CP > 1 on a pre-Blackwell profile without "
+                         "CUDA_DEVICE_MAX_CONNECTIONS=1",
+                         R"md(# PL703 cuda-device-max-connections
+
+## What it does
+For Megatron-LM launches with TP > 1 or CP > 1 on GPUs before Blackwell (A100, H100, H200, GH200),
+checks that the launch exports `CUDA_DEVICE_MAX_CONNECTIONS=1`.
+
+## Why
+Megatron-LM overlaps tensor/context-parallel communication with compute and relies on kernels being
+scheduled in issue order, which needs a single hardware work queue. `validate_args` asserts
+"Using tensor model parallelism or context parallelism require setting the environment variable
+CUDA_DEVICE_MAX_CONNECTIONS to 1" (it only warns with FSDP or MoE all-to-all overlap).
+
+## Example
+```bash
+#!/bin/bash
+torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4 --num-layers 32
+```
+
+## Fix
+```bash
+#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4 --num-layers 32
+```
+
+## Framework behaviour
+Megatron-LM refuses to start. Megatron-Bridge and NeMo have no such check (their performance scripts
+set the variable themselves), so the rule applies to Megatron-LM launches only. Blackwell profiles
+(`dgx-b200`, `gb200-nvl72`, `gb300-nvl72`) do not need it.
+
+## References
+- reference/megatron-rules.md §7, rule O1
+)md"};
+
+bool pre_blackwell(const std::string& gpu) {
+  return gpu == "a100" || gpu == "h100" || gpu == "h200" || gpu == "gh200" || gpu == "h800";
+}
+
+class CudaDeviceMaxConnections final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (job.framework() != Framework::kMegatronLM || job.launch() == LaunchKind::kNone) return;
+    if (!pre_blackwell(job.cluster().gpu)) return;
+    auto tp = job.get_int(Key::kTensorModelParallelSize), cp = job.get_int(Key::kContextParallelSize);
+    if (!tp || !cp || (*tp <= 1 && *cp <= 1)) return;
+    const Fact* env = job.fact(Key::kCudaDeviceMaxConnections);
+    if (env && (env->value.is_unknown() || env->value.as_int() == 1)) return;
+    const Fact* cause =
+        *tp > 1 ? job.fact(Key::kTensorModelParallelSize) : job.fact(Key::kContextParallelSize);
+    Finding f;
+    f.location = env ? env->location : Location{job.path(), job.range()};
+    f.message = fmt::format(
+        "this Megatron-LM launch uses {}={} on {} GPUs but {}; Megatron-LM asserts \"Using tensor model "
+        "parallelism "
+        "or context parallelism require setting the environment variable CUDA_DEVICE_MAX_CONNECTIONS to 1\"",
+        *tp > 1 ? "TP" : "CP", *tp > 1 ? *tp : *cp, job.cluster().gpu,
+        env ? "CUDA_DEVICE_MAX_CONNECTIONS=" + env->value.to_string()
+            : "CUDA_DEVICE_MAX_CONNECTIONS is not exported");
+    f.help = "export CUDA_DEVICE_MAX_CONNECTIONS=1 before the launch";
+    if (cause && cause->location.in_file()) f.related.push_back({cause->location, "set here"});
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(CudaDeviceMaxConnections);
+
+}  // namespace
+}  // namespace parlint
