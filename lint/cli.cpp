@@ -112,6 +112,26 @@ int run_check_command(const CheckArgs& a) {
   return kExitClean;
 }
 
+int run_plan_command(const CheckArgs& a) {
+  EngineOptions options;
+  if (!a.cluster.empty()) {
+    options.lint.cluster = find_cluster_profile(a.cluster);
+    if (!options.lint.cluster) return usage_error(fmt::format("unknown cluster profile '{}'", a.cluster));
+  }
+  options.lint.gpus_per_node = a.gpus_per_node;
+  options.lint.nvlink_domain = a.nvlink_domain;
+  options.lint.framework = *framework_from_id(a.framework);
+  options.stdin_filename = a.stdin_filename;
+  PlanResult plan = load_jobs(a.paths, options);
+  if (a.format == "json")
+    report_plan_json(plan, std::cout);
+  else
+    report_plan_text(plan, std::cout);
+  for (const auto& e : plan.errors)
+    std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
+  return plan.errors.empty() ? kExitClean : kExitUsage;
+}
+
 int run_rules_command(const std::string& format) {
   const auto& rules = RuleRegistry::instance().rules();
   if (format == "json") {
@@ -187,6 +207,21 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::Range(1, 1024));
   check_cmd->add_flag("-q,--quiet", check.quiet, "print findings only, no summary");
 
+  CheckArgs plan;
+  plan.format = "text";
+  CLI::App* plan_cmd =
+      app.add_subcommand("plan", "explain jobs: every resolved value, where it came from, derived layout");
+  plan_cmd->add_option("paths", plan.paths, "files to explain")->required();
+  plan_cmd->add_option("--format", plan.format, "output format")->check(CLI::IsMember({"text", "json"}));
+  plan_cmd->add_option("--cluster", plan.cluster, "cluster profile");
+  plan_cmd->add_option("--gpus-per-node", plan.gpus_per_node, "GPUs per node when a job does not say")
+      ->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--nvlink-domain", plan.nvlink_domain, "GPUs that share one NVLink fabric")
+      ->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--framework", plan.framework, "framework semantics to apply")
+      ->check(CLI::IsMember({"auto", "megatron-lm", "megatron-bridge", "nemo1", "nemo2"}));
+  plan_cmd->add_option("--stdin-filename", plan.stdin_filename, "file name to report for \"-\"");
+
   std::string rules_format = "text";
   CLI::App* rules_cmd = app.add_subcommand("rules", "list every rule");
   rules_cmd->add_option("--format", rules_format, "output format")
@@ -207,6 +242,7 @@ int run_cli(int argc, char** argv) {
     return kExitClean;
   }
   if (check_cmd->parsed()) return run_check_command(check);
+  if (plan_cmd->parsed()) return run_plan_command(plan);
   if (rules_cmd->parsed()) return run_rules_command(rules_format);
   if (rule_cmd->parsed()) return run_rule_command(rule_name);
   std::cerr << app.help();

@@ -161,14 +161,10 @@ Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback
   return d;
 }
 
-FileOutcome lint_text(const std::string& path, std::string text, const EngineOptions& options) {
-  FileOutcome outcome;
-  outcome.checked = true;
-  std::string head = text.substr(0, 4096);
-  SourceText source(std::move(text));
+ParsedFile parse_source(const std::string& path, const SourceText& source) {
   ParsedFile parsed;
   parsed.path = path;
-  switch (file_kind(path, head)) {
+  switch (file_kind(path, source.text().substr(0, 4096))) {
     case FileKind::kYaml:
       parsed = parse_yaml(path, source);
       break;
@@ -180,6 +176,14 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     case FileKind::kNone:
       break;
   }
+  return parsed;
+}
+
+FileOutcome lint_text(const std::string& path, std::string text, const EngineOptions& options) {
+  FileOutcome outcome;
+  outcome.checked = true;
+  SourceText source(std::move(text));
+  ParsedFile parsed = parse_source(path, source);
   std::vector<Diagnostic> found;
   Location file_start{path, {{1, 1}, {1, 1}}};
   std::vector<std::unique_ptr<Job>> jobs;
@@ -281,6 +285,28 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
     for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
   }
   return merge(outcomes, std::move(errors));
+}
+
+PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions& options) {
+  PlanResult result;
+  for (const Input& input : collect_inputs(paths, options, result.errors)) {
+    std::string text;
+    if (input.from_stdin) {
+      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+      auto r = read_input(input.path, options.max_file_size);
+      if (!r) {
+        result.errors.push_back({input.path, r.error()});
+        continue;
+      }
+      text = std::move(*r);
+    }
+    SourceText source(std::move(text));
+    ParsedFile parsed = parse_source(input.path, source);
+    for (const RawJob& raw : parsed.jobs)
+      result.jobs.push_back(std::make_unique<Job>(input.path, raw, options.lint));
+  }
+  return result;
 }
 
 RunResult check_text(const std::string& path, std::string text, const EngineOptions& options) {

@@ -2,6 +2,7 @@
 // The engine: walk paths, read and parse files, resolve jobs, run the selected rules, and collect
 // diagnostics in a deterministic order. Files are processed in parallel.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,13 @@ enum class FileKind { kYaml, kPython, kShell, kNone };
 FileKind file_kind(std::string_view path, std::string_view head);
 
 RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& options);
+
+// The resolved jobs of the given paths, for `parlint plan`.
+struct PlanResult {
+  std::vector<std::unique_ptr<Job>> jobs;
+  std::vector<InputError> errors;
+};
+PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions& options);
 
 // Lints one in-memory file (stdin, an editor buffer).
 RunResult check_text(const std::string& path, std::string text, const EngineOptions& options);

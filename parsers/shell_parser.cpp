@@ -112,6 +112,9 @@ class ShellParser {
     Source src{std::string(files_[0].text->text()), {}, 0};
     Env env;
     Context ctx;
+    std::error_code ec;
+    auto self = std::filesystem::weakly_canonical(files_[0].path, ec);
+    if (!ec) ctx.source_stack.push_back(self.string());  // a sourced file that sources us back stops here
     parse_and_walk(src, env, ctx, /*read_directives=*/true, /*report_errors=*/true);
     return std::move(out_);
   }

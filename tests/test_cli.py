@@ -282,3 +282,54 @@ class Examples(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ShellLaunches(unittest.TestCase):
+    """The shell-script cases of the launch-script issue, end to end."""
+
+    def check(self, path, *args):
+        r = run("check", "--format", "json", *args, path, cwd=ROOT)
+        return json.loads(r.stdout)["diagnostics"]
+
+    def test_srun_native_bridge_template_tp16(self):
+        ds = [d for d in self.check("fixtures/examples/bridge_srun_native_tp16.sbatch") if d["code"] == "PL101"]
+        self.assertEqual(len(ds), 1)
+        d = ds[0]
+        self.assertEqual(d["range"]["start"]["line"], 30)  # the model.tensor_model_parallel_size=$TP override
+        related_lines = {r["range"]["start"]["line"]: r["message"] for r in d["related"]}
+        self.assertIn(18, related_lines)                   # TP=16
+        self.assertIn("TP=16", related_lines[18])
+
+    def test_legacy_template_nested_torchrun(self):
+        codes = {d["code"] for d in self.check("fixtures/rules/PL104/fail_legacy_bridge_template.sbatch")}
+        self.assertIn("PL104", codes)
+        self.assertNotIn("PL105", codes)
+
+    def test_megatron_lm_arrays(self):
+        ds = self.check("fixtures/examples/mlm_gpt_torchrun_pp16.sh")
+        self.assertEqual([d["code"] for d in ds], ["PL102"])
+        self.assertIn("128", ds[0]["message"])
+        sp = self.check("fixtures/shell/mlm_sp_without_tp.sh")
+        self.assertIn("PL201", [d["code"] for d in sp])
+
+    def test_secret_is_never_printed(self):
+        token = "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH"
+        for fmt in ("json", "text", "gcc"):
+            r = run("check", "--format", fmt, "--color", "never", "fixtures/shell/hf_token_in_script.sh", cwd=ROOT)
+            self.assertIn("PL701", r.stdout)
+            self.assertNotIn(token, r.stdout, fmt)
+            self.assertNotIn(token[3:], r.stdout, fmt)
+
+    def test_slurm_nnodes_without_directive_is_unknown(self):
+        codes = {d["code"] for d in self.check("fixtures/shell/slurm_nnodes_without_directive.sh")}
+        self.assertFalse(codes & {"PL102", "PL103", "PL106"})
+        plan = json.loads(run("plan", "--format", "json", "fixtures/shell/slurm_nnodes_without_directive.sh",
+                              cwd=ROOT).stdout)
+        job = plan["jobs"][0]
+        self.assertIsNone(job["derived"]["world_size"])
+        self.assertIsNone(job["values"]["nnodes"]["value"])
+        self.assertIn("SLURM_NNODES", job["values"]["nnodes"]["unknown"])
+        self.assertEqual(job["values"]["tensor_model_parallel_size"]["value"], 8)
+        self.assertEqual(job["values"]["tensor_model_parallel_size"]["origin"], "megatron-flag")
+        self.assertEqual(job["derived"]["min_gpus"], 24)
+        self.assertEqual(job["values"]["context_parallel_size"]["origin"], "framework-default")

@@ -16,6 +16,8 @@ struct ReportOptions {
 void report_text(const RunResult& result, const ReportOptions& options, std::ostream& out);
 void report_gcc(const RunResult& result, const ReportOptions& options, std::ostream& out);
 void report_json(const RunResult& result, const ReportOptions& options, std::ostream& out);
+void report_plan_json(const PlanResult& plan, std::ostream& out);
+void report_plan_text(const PlanResult& plan, std::ostream& out);
 
 // Makes input-derived text safe for a terminal: control characters (ESC, CR, BEL, ...) and DEL
 // become visible escapes such as \x1b, so no input can move the cursor or recolour the screen.

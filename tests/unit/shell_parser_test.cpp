@@ -1,0 +1,288 @@
+// The shell parser on the forms of reference/syntax-in-the-wild.md §1-5: values, positions, unknowns.
+#include "parsers/shell_parser.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "test_support.h"
+
+namespace parlint {
+namespace {
+using testing::find_fact;
+
+ParsedFile sh(const std::string& text, const std::string& path = "t.sh") {
+  SourceText source(text);
+  return parse_shell(path, source);
+}
+
+const RawJob& only_job(const ParsedFile& pf) {
+  EXPECT_EQ(pf.jobs.size(), 1u);
+  return pf.jobs.at(0);
+}
+
+std::optional<std::int64_t> int_of(const RawJob& job, Key key) {
+  const Fact* f = find_fact(job, key);
+  return f ? f->value.as_int() : std::nullopt;
+}
+
+TEST(ShellParser, SbatchDirectiveForms) {
+  auto pf =
+      sh("#!/bin/bash\n#SBATCH --nodes 4\n#SBATCH --gpus-per-node=h100:8\t# tab comment\n"
+         "#SBATCH -t 1:00:00 --exclusive --ntasks-per-node=8 # several on one line\n"
+         "srun python train.py\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(int_of(job, Key::kNodes), 4);
+  EXPECT_EQ(int_of(job, Key::kGpusPerNode), 8);
+  EXPECT_EQ(int_of(job, Key::kNtasksPerNode), 8);
+  EXPECT_EQ(job.launch, LaunchKind::kSrunNative);
+  EXPECT_TRUE(job.under_slurm);
+  EXPECT_EQ(find_fact(job, Key::kNodes)->location.range.start, (SourcePosition{2, 9}));
+  EXPECT_EQ(find_fact(job, Key::kNodes)->location.range.end, (SourcePosition{2, 18}));
+}
+
+TEST(ShellParser, ShortAndGresForms) {
+  EXPECT_EQ(int_of(only_job(sh("#SBATCH -N2\n#SBATCH --gres=gpu:a100:4\nsrun python t.py\n")), Key::kNodes),
+            2);
+  EXPECT_EQ(int_of(only_job(sh("#SBATCH -N 3\n#SBATCH --gres=gpu:4\nsrun python t.py\n")), Key::kGpusPerNode),
+            4);
+  // --gpus is a total: 16 over 2 nodes.
+  EXPECT_EQ(int_of(only_job(sh("#SBATCH -N 2\n#SBATCH --gpus=16\nsrun python t.py\n")), Key::kGpusPerNode),
+            8);
+}
+
+TEST(ShellParser, PlaceholdersAndRangesAreUnknown) {
+  for (const char* v : {"your_own_num_nodes", "0", "{{nodes}}", "2-4"}) {
+    auto pf = sh(std::string("#SBATCH --nodes=") + v + "\nsrun python t.py\n");
+    const Fact* n = find_fact(only_job(pf), Key::kNodes);
+    ASSERT_NE(n, nullptr) << v;
+    EXPECT_TRUE(n->value.is_unknown()) << v;
+  }
+  EXPECT_EQ(int_of(only_job(sh("#SBATCH --nodes=3-3\nsrun python t.py\n")), Key::kNodes), 3);
+}
+
+TEST(ShellParser, DirectivesAfterTheFirstCommandAreIgnored) {
+  auto pf = sh("#SBATCH --nodes=2\nset -e\n#SBATCH --nodes=9\nsrun python t.py\n");
+  EXPECT_EQ(int_of(only_job(pf), Key::kNodes), 2);
+}
+
+TEST(ShellParser, HetjobGroups) {
+  auto pf =
+      sh("#SBATCH --nodes=1 --gpus-per-node=0\n#SBATCH hetjob\n#SBATCH --nodes=4 --gpus-per-node=8\n"
+         "srun --het-group=1 python t.py\n");
+  EXPECT_EQ(int_of(only_job(pf), Key::kNodes), 4);
+  EXPECT_EQ(int_of(only_job(pf), Key::kGpusPerNode), 8);
+}
+
+TEST(ShellParser, VariablesDefaultsAndArithmetic) {
+  auto pf =
+      sh("TP=${TP:-2}\nPP=${PP-4}\n: ${CP:=2}\nEP=$(( (TP * 2) + 4 % 3 ))\nexport NODES=3\n"
+         "torchrun --nnodes=$NODES --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size ${TP} "
+         "--pipeline-model-parallel-size $PP --expert-model-parallel-size $EP --context-parallel-size $CP\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(int_of(job, Key::kTensorModelParallelSize), 2);
+  EXPECT_EQ(int_of(job, Key::kPipelineModelParallelSize), 4);
+  EXPECT_EQ(int_of(job, Key::kExpertModelParallelSize), 5);
+  EXPECT_EQ(int_of(job, Key::kContextParallelSize), 2);
+  EXPECT_EQ(int_of(job, Key::kNnodes), 3);
+  EXPECT_EQ(job.launch, LaunchKind::kTorchrun);
+  EXPECT_EQ(job.framework, Framework::kMegatronLM);
+}
+
+TEST(ShellParser, ValueWrittenElsewhereIsRelated) {
+  auto pf = sh("TP=16\nsrun python run_recipe.py model.tensor_model_parallel_size=$TP\n");
+  const Fact* tp = find_fact(only_job(pf), Key::kTensorModelParallelSize);
+  ASSERT_NE(tp, nullptr);
+  EXPECT_EQ(tp->value.as_int(), 16);
+  EXPECT_EQ(tp->location.range.start, (SourcePosition{2, 27}));
+  EXPECT_EQ(tp->location.range.end, (SourcePosition{2, 63}));
+  ASSERT_EQ(tp->written_at.size(), 1u);
+  EXPECT_EQ(tp->written_at[0].location.range.start.line, 1);
+  EXPECT_NE(tp->written_at[0].message.find("TP=16"), std::string::npos);
+}
+
+TEST(ShellParser, UnknownsCarryTheirReason) {
+  auto pf =
+      sh("N=$(scontrol show hostnames | wc -l)\ntorchrun --nnodes=$N --nproc_per_node=$1 x.py "
+         "--tensor-model-parallel-size $UNSET_VAR\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_NE(find_fact(job, Key::kNnodes)->value.unknown_reason().find("output of a command"),
+            std::string::npos);
+  EXPECT_NE(find_fact(job, Key::kNprocPerNode)->value.unknown_reason().find("positional argument"),
+            std::string::npos);
+  EXPECT_NE(
+      find_fact(job, Key::kTensorModelParallelSize)->value.unknown_reason().find("not set in this script"),
+      std::string::npos);
+}
+
+TEST(ShellParser, BranchesAgreeOrBecomeUnknown) {
+  auto agree =
+      sh("if [ -n \"$X\" ]; then\n  TP=2\nelse\n  TP=2\nfi\npython t.py --tensor-model-parallel-size $TP\n");
+  EXPECT_EQ(int_of(only_job(agree), Key::kTensorModelParallelSize), 2);
+  auto differ =
+      sh("case $M in\n  a) TP=2 ;;\n  *) TP=4 ;;\nesac\npython t.py --tensor-model-parallel-size $TP\n");
+  EXPECT_NE(
+      find_fact(only_job(differ), Key::kTensorModelParallelSize)->value.unknown_reason().find("branches"),
+      std::string::npos);
+  auto no_else =
+      sh("TP=1\nif [ -n \"$BIG\" ]; then TP=8; fi\npython t.py --tensor-model-parallel-size $TP\n");
+  EXPECT_TRUE(find_fact(only_job(no_else), Key::kTensorModelParallelSize)->value.is_unknown());
+}
+
+TEST(ShellParser, LoopsAndConfigListsAreUnknown) {
+  auto pf = sh(
+      "CONFIGS=(\"2,4,8\" \"4,2,8\")\nfor C in \"${CONFIGS[@]}\"; do\n  IFS=, read -r TP PP EP <<< \"$C\"\n"
+      "  python t.py --tensor-model-parallel-size $TP --pipeline-model-parallel-size $PP\ndone\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_TRUE(find_fact(job, Key::kTensorModelParallelSize)->value.is_unknown());
+  EXPECT_TRUE(find_fact(job, Key::kPipelineModelParallelSize)->value.is_unknown());
+}
+
+TEST(ShellParser, ArraysWithCommentsAndAppend) {
+  auto pf = sh(
+      "ARGS=(\n  --num-layers 32\n  # --pipeline-model-parallel-size 4   # disabled\n  --sequence-parallel  "
+      "# on\n)\n"
+      "ARGS+=( --tensor-model-parallel-size 2 )\ntorchrun --nproc_per_node 8 pretrain_gpt.py ${ARGS[@]}\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(int_of(job, Key::kNumLayers), 32);
+  EXPECT_EQ(find_fact(job, Key::kPipelineModelParallelSize), nullptr);
+  EXPECT_EQ(find_fact(job, Key::kSequenceParallel)->value.as_bool(), true);
+  EXPECT_EQ(find_fact(job, Key::kSequenceParallel)->location.range.start, (SourcePosition{4, 3}));
+  EXPECT_EQ(int_of(job, Key::kTensorModelParallelSize), 2);
+  EXPECT_EQ(find_fact(job, Key::kTensorModelParallelSize)->location.range.start, (SourcePosition{6, 9}));
+}
+
+TEST(ShellParser, StringVariablesSplitUnquoted) {
+  auto pf = sh(
+      "GPT_ARGS=\"--num-layers 12\n--tensor-model-parallel-size 2 \\\n  --pipeline-model-parallel-size 2\"\n"
+      "torchrun --nproc_per_node 4 pretrain_gpt.py $GPT_ARGS\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(int_of(job, Key::kNumLayers), 12);
+  EXPECT_EQ(int_of(job, Key::kTensorModelParallelSize), 2);
+  EXPECT_EQ(int_of(job, Key::kPipelineModelParallelSize), 2);
+  // Positions map into the string literal, line by line.
+  EXPECT_EQ(find_fact(job, Key::kTensorModelParallelSize)->location.range.start, (SourcePosition{2, 1}));
+  EXPECT_EQ(find_fact(job, Key::kPipelineModelParallelSize)->location.range.start, (SourcePosition{3, 3}));
+}
+
+TEST(ShellParser, BashDashCStringKeepsPositionsAndEscapedDollars) {
+  std::string text =
+      "#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+      "CMD=\"torchrun --nproc_per_node=8 --nnodes=\\${SLURM_JOB_NUM_NODES} \\\n"
+      "  pretrain_gpt.py --tensor-model-parallel-size 4\"\n"
+      "srun bash -c \"$CMD\"\n";
+  auto pf = sh(text);
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(job.launch, LaunchKind::kTorchrun);
+  EXPECT_TRUE(job.under_srun);
+  EXPECT_EQ(int_of(job, Key::kNnodes), 2);  // \$ stayed literal until the inner shell, inside the allocation
+  const Fact* tp = find_fact(job, Key::kTensorModelParallelSize);
+  EXPECT_EQ(tp->location.range.start, (SourcePosition{5, 19}));
+  EXPECT_EQ(find_fact(job, Key::kNprocPerNode)->location.range.start, (SourcePosition{4, 15}));
+}
+
+TEST(ShellParser, HeredocsAndReadIntoVariable) {
+  auto pf =
+      sh("read -r -d '' CMD <<EOF\npython train.py \\\n  trainer.num_nodes=2 trainer.devices=8 \\\n"
+         "  model.tensor_model_parallel_size=4\nEOF\neval \"$CMD\"\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(job.launch, LaunchKind::kLightning);
+  EXPECT_EQ(int_of(job, Key::kNnodes), 2);
+  EXPECT_EQ(int_of(job, Key::kNprocPerNode), 8);
+  EXPECT_EQ(find_fact(job, Key::kTensorModelParallelSize)->location.range.start.line, 4);
+
+  auto sb = sh("sbatch --nodes=3 <<EOF\n#!/bin/bash\n#SBATCH --gpus-per-node=4\nsrun python t.py\nEOF\n");
+  const RawJob& inner = only_job(sb);
+  EXPECT_EQ(int_of(inner, Key::kNodes), 3);
+  EXPECT_EQ(int_of(inner, Key::kGpusPerNode), 4);
+  EXPECT_EQ(find_fact(inner, Key::kGpusPerNode)->location.range.start.line, 3);
+}
+
+TEST(ShellParser, SlurmVariables) {
+  auto inside = sh("#SBATCH --nodes=4\nsrun torchrun --nnodes=$SLURM_NNODES --nproc_per_node=8 t.py\n");
+  EXPECT_EQ(int_of(only_job(inside), Key::kNnodes), 4);
+  auto outside = sh("NNODES=${SLURM_NNODES:-1}\ntorchrun --nnodes=$NNODES --nproc_per_node=8 t.py\n");
+  const Fact* n = find_fact(only_job(outside), Key::kNnodes);
+  EXPECT_EQ(n->value.as_int(), 1);
+  EXPECT_TRUE(n->weak);
+  auto bare = sh("torchrun --nnodes=$SLURM_JOB_NUM_NODES --nproc_per_node=8 t.py\n");
+  EXPECT_NE(find_fact(only_job(bare), Key::kNnodes)->value.unknown_reason().find("no #SBATCH"),
+            std::string::npos);
+}
+
+TEST(ShellParser, LaunchersAndWrappers) {
+  auto pf =
+      sh("CUDA_DEVICE_MAX_CONNECTIONS=1 uv run python -u -m torch.distributed.run --standalone "
+         "--nproc-per-node=gpu pretrain_gpt.py --tensor-model-parallel-size=2\n"
+         "apptainer exec --nv img.sif python -m torch.distributed.launch --nproc_per_node 4 train.py\n"
+         "python -m torch.distributed.run --nnodes=1:4 --nproc_per_node=8 train.py\n"
+         "echo torchrun --nproc_per_node 8 x.py\n");
+  ASSERT_EQ(pf.jobs.size(), 3u);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kTensorModelParallelSize), 2);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kNnodes), 1);
+  EXPECT_TRUE(find_fact(pf.jobs[0], Key::kNprocPerNode)->value.is_unknown());
+  EXPECT_EQ(find_fact(pf.jobs[0], Key::kCudaDeviceMaxConnections)->value.as_int(), 1);
+  EXPECT_EQ(int_of(pf.jobs[1], Key::kNprocPerNode), 4);
+  EXPECT_TRUE(find_fact(pf.jobs[2], Key::kNnodes)->value.is_unknown());  // elastic range
+}
+
+TEST(ShellParser, BridgeShorthandsLoseToTrailingOverrides) {
+  auto pf =
+      sh("python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config -tp 2 -pp 2 -sl 8192 "
+         "model.tensor_model_parallel_size=4 ++model.sequence_parallel=true '+trainer.x=1' ~model.foo\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(job.framework, Framework::kMegatronBridge);
+  EXPECT_EQ(int_of(job, Key::kTensorModelParallelSize), 4);
+  EXPECT_EQ(int_of(job, Key::kSeqLength), 8192);
+  EXPECT_EQ(find_fact(job, Key::kSequenceParallel)->value.as_bool(), true);
+  ASSERT_EQ(job.conflicts.size(), 1u);
+  EXPECT_EQ(job.conflicts[0].winner.value.as_int(), 4);
+}
+
+TEST(ShellParser, SourcedFilesAreReadStaticallyWithCycleBound) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "parlint-source-test";
+  fs::create_directories(dir / "params");
+  std::ofstream(dir / "params" / "big.sh") << "TP=8\nPP=4\nsource " << (dir / "main.sh").string() << "\n";
+  std::string main =
+      "#SBATCH --nodes=2\nsource ./params/big.sh\n. params/missing.sh\n"
+      "torchrun --nproc_per_node 8 t.py --tensor-model-parallel-size $TP --pipeline-model-parallel-size "
+      "$PP\n";
+  std::ofstream(dir / "main.sh") << main;
+  auto pf = sh(main, (dir / "main.sh").string());
+  const RawJob& job = only_job(pf);
+  const Fact* tp = find_fact(job, Key::kTensorModelParallelSize);
+  EXPECT_EQ(tp->value.as_int(), 8);
+  ASSERT_FALSE(tp->written_at.empty());
+  EXPECT_NE(tp->written_at[0].location.path.find("big.sh"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(ShellParser, SyntaxErrorsAreReportedAndTheRestIsUsed) {
+  auto pf = sh("#SBATCH --nodes=2\nif then fi (\nsrun python t.py --tensor-model-parallel-size 2\n");
+  EXPECT_FALSE(pf.errors.empty());
+}
+
+TEST(ShellParser, DeepNestingIsBounded) {
+  std::string deep;
+  for (int i = 0; i < 20000; ++i) deep += "$(";
+  auto pf = sh("X=" + deep + "\n");
+  EXPECT_FALSE(pf.errors.empty());
+  std::string subshells(20000, '(');
+  auto pf2 = sh(subshells + "python t.py" + std::string(20000, ')') + "\n");
+  SUCCEED();
+}
+
+TEST(ShellParser, SizeExpressionsAndLiterals) {
+  auto pf = sh("TP=2\nEP=8\nPP=4\nNUM_NODES=$(( TP*PP*EP/8 ))\nWORLD=$((PP*TP))\nexport HF_TOKEN=abc\n");
+  ASSERT_EQ(pf.size_expressions.size(), 2u);
+  EXPECT_EQ(pf.size_expressions[0].target, "NUM_NODES");
+  EXPECT_EQ(pf.size_expressions[0].factors.size(), 3u);
+  bool found = false;
+  for (const auto& l : pf.literals) found |= l.name == "HF_TOKEN" && l.value == "abc";
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace parlint
