@@ -56,7 +56,8 @@ using Env = std::map<std::string, Var>;
 struct Context {
   std::vector<Allocation> groups{Allocation{}};  // het-job groups; group 0 by default
   bool has_directives = false;
-  bool under_srun = false;
+  bool under_srun = false;  // ranks started by srun (or by mpirun, see under_mpi)
+  bool under_mpi = false;
   Allocation step;
   int nesting = 0;
   bool in_loop = false;
@@ -623,7 +624,22 @@ class ShellParser {
     }
   }
 
+  // Bounds recursion through nested expansions (${A:-${B:-...}}) so hostile input cannot exhaust the stack.
+  struct DepthGuard {
+    int& depth;
+    explicit DepthGuard(int& d) : depth(++d) {}
+    ~DepthGuard() { --depth; }
+  };
+  static constexpr int kMaxExpansionDepth = 100;
+
   void expand_into(TSNode n, const Source& src, Env& env, Context& ctx, Fields& f, bool joined) {
+    DepthGuard guard(expansion_depth_);
+    if (expansion_depth_ > kMaxExpansionDepth) {
+      ShellText t;
+      t.add_unknown("expansions nested too deeply to follow");
+      f.add(t, false);
+      return;
+    }
     std::string type = node_type(n);
     std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (type == "word" || type == "number" || type == "extglob_pattern" || type == "brace_expression" ||
@@ -763,6 +779,12 @@ class ShellParser {
 
   // The value of $X / ${X...} as one string.
   ShellText expand_value(TSNode n, const Source& src, Env& env, Context& ctx) {
+    DepthGuard guard(expansion_depth_);
+    if (expansion_depth_ > kMaxExpansionDepth) {
+      ShellText t;
+      t.add_unknown("expansions nested too deeply to follow");
+      return t;
+    }
     std::string type = node_type(n);
     if (type != "simple_expansion" && type != "expansion") {
       Fields f;
@@ -1093,6 +1115,7 @@ class ShellParser {
       std::size_t used = parse_slurm_options(opts, step, Origin::kLauncherFlag, "srun ", true);
       Context c = ctx;
       c.under_srun = true;
+      c.under_mpi = false;
       c.step = step;
       return handle_words(w, i + 1 + used, where, redirects, env, overlay, c);
     }
@@ -1159,6 +1182,8 @@ class ShellParser {
       return;
     }
     if (name == "torchrun") return torchrun(w, i + 1, where, env, overlay, ctx);
+    if (name == "deepspeed") return deepspeed(w, i + 1, where, env, overlay, ctx);
+    if (name == "mpirun" || name == "mpiexec") return mpirun(w, i + 1, where, redirects, env, overlay, ctx);
     if (is_python(name)) return python(w, i + 1, where, env, overlay, ctx);
   }
 
@@ -1317,6 +1342,58 @@ class ShellParser {
     emit(l, w, where, env, overlay, ctx);
   }
 
+  // deepspeed [--num_nodes N] [--num_gpus G] script.py args: N x G ranks, like torchrun.
+  void deepspeed(std::vector<ShellText>& w, std::size_t i, const Location& where, Env& env, Env& overlay,
+                 Context& ctx) {
+    Launch l;
+    l.kind = LaunchKind::kTorchrun;
+    std::size_t k = i;
+    for (; k < w.size() && w[k].text.starts_with("-"); ++k) {
+      std::string opt = w[k].text;
+      if (opt.find('=') != std::string::npos || k + 1 >= w.size()) continue;
+      std::replace(opt.begin(), opt.end(), '-', '_');
+      if (opt == "__num_gpus" || opt == "__num_nodes") {
+        Key key = opt == "__num_gpus" ? Key::kNprocPerNode : Key::kNnodes;
+        l.launcher_facts.push_back(
+            launcher_fact(key, count_of(w[k + 1], false), w[k], &w[k + 1], "deepspeed " + w[k].text));
+      }
+      if (opt != "__no_local_rank" && opt != "__force_multi" && opt != "__no_python") ++k;
+    }
+    if (k >= w.size()) return;
+    l.entry = k;
+    emit(l, w, where, env, overlay, ctx);
+  }
+
+  // mpirun -np N [-N per-node] cmd: MPI starts the ranks itself, like srun.
+  void mpirun(std::vector<ShellText>& w, std::size_t i, const Location& where, const Redirects& redirects,
+              Env& env, Env& overlay, Context& ctx) {
+    static const std::set<std::string> kWithValue = {
+        "-x",        "-H",       "--host",    "-host", "--hostfile", "-hostfile", "--map-by", "-map-by",
+        "--bind-to", "-bind-to", "--rank-by", "-wdir", "--wdir",     "-envlist",  "--prefix", "-genv"};
+    Context c = ctx;
+    c.under_srun = true;  // every rank is started by the MPI launcher
+    c.under_mpi = true;
+    c.step = ctx.groups[0];
+    std::size_t k = i;
+    for (; k < w.size() && w[k].text.starts_with("-"); ++k) {
+      const std::string& opt = w[k].text;
+      if ((opt == "-np" || opt == "-n" || opt == "--np" || opt == "-c") && k + 1 < w.size()) {
+        c.step.ntasks =
+            launcher_fact(Key::kWorldSize, count_of(w[k + 1], false), w[k], &w[k + 1], "mpirun " + opt);
+        ++k;
+      } else if ((opt == "-N" || opt == "--npernode" || opt == "-npernode") && k + 1 < w.size()) {
+        c.step.ntasks_per_node =
+            launcher_fact(Key::kNtasksPerNode, count_of(w[k + 1], false), w[k], &w[k + 1], "mpirun " + opt);
+        ++k;
+      } else if (opt == "-mca" || opt == "--mca" || opt == "-gmca") {
+        k += 2;
+      } else if (kWithValue.count(opt)) {
+        ++k;
+      }
+    }
+    handle_words(w, k, where, redirects, env, overlay, c);
+  }
+
   void python(std::vector<ShellText>& w, std::size_t i, const Location& where, Env& env, Env& overlay,
               Context& ctx) {
     std::size_t k = i;
@@ -1376,7 +1453,7 @@ class ShellParser {
     job.range = where.range;
     job.description = std::string(basename(entry)) + " launch";
     job.under_srun = ctx.under_srun;
-    job.under_slurm = ctx.has_directives || ctx.under_srun;
+    job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
     job.gpu_entry_point = true;
     job.launch = l.kind;
     if (l.kind == LaunchKind::kPython && ta.lightning_trainer) job.launch = LaunchKind::kLightning;
@@ -1410,6 +1487,7 @@ class ShellParser {
   ParsedFile out_;
   std::unique_ptr<TSParser, TsParserDeleter> parser_;
   bool deep_reported_ = false;
+  int expansion_depth_ = 0;
 };
 
 }  // namespace

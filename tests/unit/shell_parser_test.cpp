@@ -227,6 +227,20 @@ TEST(ShellParser, LaunchersAndWrappers) {
   EXPECT_TRUE(find_fact(pf.jobs[2], Key::kNnodes)->value.is_unknown());  // elastic range
 }
 
+TEST(ShellParser, MpirunAndDeepspeed) {
+  auto pf =
+      sh("mpirun -np 16 -N 8 -x NCCL_DEBUG --bind-to none python train.py --tensor-model-parallel-size 2\n"
+         "deepspeed --num_nodes 2 --num_gpus 8 train.py --deepspeed_config ds.json\n");
+  ASSERT_EQ(pf.jobs.size(), 2u);
+  EXPECT_EQ(pf.jobs[0].launch, LaunchKind::kSrunNative);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kWorldSize), 16);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kNtasksPerNode), 8);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kTensorModelParallelSize), 2);
+  EXPECT_EQ(pf.jobs[1].launch, LaunchKind::kTorchrun);
+  EXPECT_EQ(int_of(pf.jobs[1], Key::kNnodes), 2);
+  EXPECT_EQ(int_of(pf.jobs[1], Key::kNprocPerNode), 8);
+}
+
 TEST(ShellParser, BridgeShorthandsLoseToTrailingOverrides) {
   auto pf =
       sh("python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config -tp 2 -pp 2 -sl 8192 "
@@ -271,7 +285,13 @@ TEST(ShellParser, DeepNestingIsBounded) {
   EXPECT_FALSE(pf.errors.empty());
   std::string subshells(20000, '(');
   auto pf2 = sh(subshells + "python t.py" + std::string(20000, ')') + "\n");
-  SUCCEED();
+  // Nested parameter expansions once overflowed the stack: they are followed to a bounded depth.
+  std::string nested = "X=";
+  for (int i = 0; i < 20000; ++i) nested += "${A:-";
+  nested += "1" + std::string(20000, '}') + "\npython t.py --tensor-model-parallel-size $X\n";
+  auto pf3 = sh(nested);
+  ASSERT_EQ(pf3.jobs.size(), 1u);
+  EXPECT_TRUE(find_fact(pf3.jobs[0], Key::kTensorModelParallelSize)->value.is_unknown());
 }
 
 TEST(ShellParser, SizeExpressionsAndLiterals) {
