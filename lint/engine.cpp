@@ -215,20 +215,20 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
   return outcome;
 }
 
+// The text of an input: stdin, or a regular file within the size limit.
+std::expected<std::string, std::string> read_text(const Input& input, const EngineOptions& options) {
+  if (!input.from_stdin) return read_input(input.path, options.max_file_size);
+  return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+}
+
 FileOutcome lint_input(const Input& input, const EngineOptions& options) {
-  std::string text;
-  if (input.from_stdin) {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    auto r = read_input(input.path, options.max_file_size);
-    if (!r) {
-      FileOutcome o;
-      o.error = InputError{input.path, r.error()};
-      return o;
-    }
-    text = std::move(*r);
+  auto text = read_text(input, options);
+  if (!text) {
+    FileOutcome o;
+    o.error = InputError{input.path, text.error()};
+    return o;
   }
-  return lint_text(input.path, std::move(text), options);
+  return lint_text(input.path, std::move(*text), options);
 }
 
 RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> errors) {
@@ -290,18 +290,12 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
 PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions& options) {
   PlanResult result;
   for (const Input& input : collect_inputs(paths, options, result.errors)) {
-    std::string text;
-    if (input.from_stdin) {
-      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-      auto r = read_input(input.path, options.max_file_size);
-      if (!r) {
-        result.errors.push_back({input.path, r.error()});
-        continue;
-      }
-      text = std::move(*r);
+    auto text = read_text(input, options);
+    if (!text) {
+      result.errors.push_back({input.path, text.error()});
+      continue;
     }
-    SourceText source(std::move(text));
+    SourceText source(std::move(*text));
     ParsedFile parsed = parse_source(input.path, source);
     for (const RawJob& raw : parsed.jobs)
       result.jobs.push_back(std::make_unique<Job>(input.path, raw, options.lint));

@@ -786,17 +786,7 @@ class ShellParser {
       return t;
     }
     std::string type = node_type(n);
-    if (type != "simple_expansion" && type != "expansion") {
-      Fields f;
-      expand_into(n, src, env, ctx, f, true);
-      f.finish();
-      ShellText out;
-      for (std::size_t i = 0; i < f.done.size(); ++i) {
-        if (i) out.push(' ', {});
-        out.append(f.done[i]);
-      }
-      return out;
-    }
+    if (type != "simple_expansion" && type != "expansion") return expand_joined(n, src, env, ctx);
     std::string name, op;
     TSNode operand{};
     bool has_operand = false, length = false, subscript = false;
