@@ -15,6 +15,7 @@
 
 #include "lint/gitignore.h"
 #include "lint/source_text.h"
+#include "parsers/python_parser.h"
 #include "parsers/shell_parser.h"
 #include "parsers/yaml_parser.h"
 
@@ -171,8 +172,9 @@ ParsedFile parse_source(const std::string& path, const SourceText& source) {
     case FileKind::kShell:
       parsed = parse_shell(path, source);
       break;
-    // The Python parser arrives with its own issue; until then Python files hold no facts.
     case FileKind::kPython:
+      parsed = parse_python(path, source);
+      break;
     case FileKind::kNone:
       break;
   }

@@ -22,6 +22,8 @@ std::string_view origin_name(Origin origin) {
       return "env";
     case Origin::kRecipeDefault:
       return "recipe-default";
+    case Origin::kRecipeName:
+      return "recipe-name";
     case Origin::kFrameworkDefault:
       return "framework-default";
     case Origin::kClusterProfile:

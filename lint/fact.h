@@ -19,6 +19,7 @@ enum class Origin {
   kLauncherFlag,
   kEnv,
   kRecipeDefault,
+  kRecipeName,  // a GPU count encoded in a recipe's name (..._16gpu_h100_...)
   kFrameworkDefault,
   kClusterProfile,
   kDerived,

@@ -28,7 +28,16 @@ constexpr Alias kConfigAliases[] = {
     {"encoder_seq_length", Key::kSeqLength},      // NeMo 1
     {"num_experts", Key::kNumMoeExperts},         // older NeMo 1 / Megatron-LM dumps
     {"ub_tp_comm_overlap", Key::kTpCommOverlap},  // NeMo 1
-    {"num_gpus_per_node", Key::kGpusPerNode},    {"num_nodes", Key::kNodes},
+    {"num_gpus_per_node", Key::kGpusPerNode},
+    {"num_nodes", Key::kNodes},
+    // NeMo 2 / Megatron-Bridge v0.1 recipe parameters (syntax-in-the-wild.md §7).
+    {"tensor_parallelism", Key::kTensorModelParallelSize},
+    {"pipeline_parallelism", Key::kPipelineModelParallelSize},
+    {"virtual_pipeline_parallelism", Key::kVirtualPipelineModelParallelSize},
+    {"context_parallelism", Key::kContextParallelSize},
+    {"sequence_parallelism", Key::kSequenceParallel},
+    {"expert_parallelism", Key::kExpertModelParallelSize},
+    {"expert_tensor_parallelism", Key::kExpertTensorParallelSize},
 };
 
 // Megatron-LM flags whose field name differs from the flag (arguments.py).

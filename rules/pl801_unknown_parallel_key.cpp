@@ -182,12 +182,17 @@ class UnknownParallelKey final : public Rule {
       }
       Finding f;
       f.location = u.location;
-      f.message =
-          fmt::format("{} is not a {} setting; did you mean {}? {}", u.spelling,
-                      framework_display_name(job.framework()), suggestion,
-                      u.is_flag ? "Megatron-LM rejects unknown flags; other launchers pass them on unread"
-                                : "Megatron-Bridge skips unknown keys with a warning and NeMo ignores them, "
-                                  "so the default stays in effect");
+      std::string consequence =
+          u.is_flag ? "Megatron-LM rejects unknown flags (\"unrecognized arguments\"); other launchers pass "
+                      "them on "
+                      "unread"
+          : job.framework() == Framework::kNemo2
+              ? "NeMo 2's MegatronStrategy(**kwargs) silently drops it, so the default stays in effect"
+          : job.framework() == Framework::kMegatronBridge
+              ? "Megatron-Bridge skips unknown keys with a warning, so the default stays in effect"
+              : "the framework ignores or rejects it, and the default stays in effect";
+      f.message = fmt::format("{} is not a {} setting; did you mean {}? {}", u.spelling,
+                              framework_display_name(job.framework()), suggestion, consequence);
       f.help = fmt::format("spell it {}", suggestion);
       out.push_back(std::move(f));
     }

@@ -1,0 +1,895 @@
+#include "parsers/python_parser.h"
+
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "parsers/tree_sitter_languages.h"
+
+namespace parlint {
+namespace {
+
+constexpr int kMaxDepth = 200;    // expression and statement nesting followed
+constexpr int kMaxCallDepth = 8;  // recipe functions calling recipe functions
+constexpr std::size_t kMaxSyntaxErrors = 10;
+constexpr std::size_t kMaxStatements = 200'000;  // statements read per file, counting recipe calls followed
+
+struct TsParserDeleter {
+  void operator()(TSParser* p) const { ts_parser_delete(p); }
+};
+struct TsTreeDeleter {
+  void operator()(TSTree* t) const { ts_tree_delete(t); }
+};
+
+// A value as far as it is known statically, with where it was written.
+struct PyVal {
+  Value value = Value::unknown("not known statically");
+  std::vector<RelatedLocation> via;  // assignments the value came through
+  bool weak = false;
+  std::string weak_note;
+  std::shared_ptr<const std::vector<Fact>> object;           // settings of a config object built by a call
+  std::shared_ptr<const std::map<std::string, PyVal>> dict;  // a dict literal, for **spread
+};
+using Scope = std::map<std::string, PyVal>;
+
+// The settings one job collects, in order; later ones win.
+struct FactTable {
+  std::vector<Fact> facts;
+  std::vector<Conflict> conflicts;
+  std::vector<UnrecognizedSetting> unrecognized;
+
+  const Fact* last(Key key) const {
+    for (auto it = facts.rbegin(); it != facts.rend(); ++it)
+      if (it->key == key) return &*it;
+    return nullptr;
+  }
+  std::vector<bool> inherited;  // facts[i] came from a base object or a called recipe
+
+  // Two values written in this job for one key are a conflict; overriding an inherited one is not.
+  void add(Fact f, bool from_base) {
+    if (!from_base) {
+      for (std::size_t i = facts.size(); i-- > 0;) {
+        if (facts[i].key != f.key) continue;
+        const Fact& prev = facts[i];
+        if (!inherited[i] && prev.origin != Origin::kRecipeDefault && prev.priority == f.priority &&
+            prev.value.is_known() && f.value.is_known() && !(prev.value == f.value))
+          conflicts.push_back({f, prev});
+        break;
+      }
+    }
+    facts.push_back(std::move(f));
+    inherited.push_back(from_base);
+  }
+};
+
+struct Context {
+  bool in_loop = false;
+  int call_depth = 0;
+  std::vector<std::string> call_stack;
+  std::string function;  // the function being read ("" at module level)
+};
+
+std::string type_of(TSNode n) {
+  return ts_node_type(n);
+}
+
+std::optional<Key> key_for_name(const std::string& name) {
+  std::vector<std::string> one{name};
+  if (auto m = match_config_path(one)) return m->key;
+  if (name == "devices") return Key::kGpusPerNode;
+  return std::nullopt;
+}
+
+class PythonParser {
+ public:
+  PythonParser(std::string_view path, const SourceText& source) : path_(path), source_(source) {
+    out_.path = std::string(path);
+    parser_.reset(ts_parser_new());
+    set_parser_language(parser_.get(), python_language(), "python");
+  }
+
+  ParsedFile run() {
+    std::string_view text = source_.text();
+    tree_.reset(
+        ts_parser_parse_string(parser_.get(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+    if (!tree_) return std::move(out_);
+    TSNode root = ts_tree_root_node(tree_.get());
+    if (ts_node_has_error(root)) collect_errors(root, 0);
+
+    // Module body first: constants, config objects, and the module job.
+    collect_functions(root);
+    FactTable module;
+    Context ctx;
+    walk_block(root, module_scope_, module, ctx, 0, /*module_level=*/true);
+    if (!module.facts.empty()) emit(std::move(module), "module", {{1, 1}, {1, 1}});
+
+    for (const auto& [name, node] : function_order_) {
+      Context fctx;
+      fctx.function = name;
+      Scope scope = module_scope_;
+      FactTable table;
+      bind_defaults(node, name, scope, table);
+      recipe_name_world_size(node, name, table);
+      TSNode body = ts_node_child_by_field_name(node, "body", 4);
+      if (!ts_node_is_null(body)) walk_block(body, scope, table, fctx, 0, false);
+      bool sets = false;
+      for (const auto& f : table.facts) sets |= f.origin != Origin::kRecipeName;
+      if (sets) emit(std::move(table), name + "()", node_location(node).range);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  // ---- positions and errors -----------------------------------------------------------------------
+
+  Location node_location(TSNode n) const {
+    std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    SourcePosition start = source_.position(b), end = source_.position(e);
+    if (end.line != start.line) end = source_.position(start.line, source_.line(start.line).size());
+    if (!(end > start)) end = {start.line, start.column + 1};
+    return {std::string(path_), {start, end}};
+  }
+
+  std::string text(TSNode n) const {
+    return std::string(
+        source_.text().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n)));
+  }
+
+  void collect_errors(TSNode n, int depth) {
+    if (out_.errors.size() >= kMaxSyntaxErrors || depth > kMaxDepth) return;
+    if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+      std::string what = ts_node_is_missing(n) ? "missing " + type_of(n) : "unexpected syntax";
+      out_.errors.push_back({node_location(n).range, "Python syntax error: " + what});
+      return;
+    }
+    for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i) collect_errors(ts_node_child(n, i), depth + 1);
+  }
+
+  // ---- jobs -------------------------------------------------------------------------------------------
+
+  void emit(FactTable table, const std::string& name, SourceRange range) {
+    RawJob job;
+    job.range = range;
+    job.description = name;
+    job.facts = std::move(table.facts);
+    job.conflicts = std::move(table.conflicts);
+    job.unrecognized = std::move(table.unrecognized);
+    for (const auto& f : job.facts) {
+      if (f.spelling.find("strategy") != std::string::npos || f.spelling.find("trainer") != std::string::npos)
+        job.framework = Framework::kNemo2;
+    }
+    if (name.find("_config") != std::string::npos || bridge_hint_) job.framework = Framework::kMegatronBridge;
+    if (nemo2_hint_ && job.framework == Framework::kUnknown) job.framework = Framework::kNemo2;
+    out_.jobs.push_back(std::move(job));
+  }
+
+  void collect_functions(TSNode root) {
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+      TSNode c = ts_node_named_child(root, i);
+      if (type_of(c) == "decorated_definition") c = ts_node_child_by_field_name(c, "definition", 10);
+      if (ts_node_is_null(c) || type_of(c) != "function_definition") continue;
+      TSNode name = ts_node_child_by_field_name(c, "name", 4);
+      if (ts_node_is_null(name)) continue;
+      functions_[text(name)] = c;
+      function_order_.emplace_back(text(name), c);
+    }
+    std::string_view t = source_.text();
+    bridge_hint_ = t.find("megatron.bridge") != std::string_view::npos ||
+                   t.find("ConfigContainer") != std::string_view::npos;
+    nemo2_hint_ = t.find("nemo_run") != std::string_view::npos ||
+                  t.find("nemo.collections.llm") != std::string_view::npos ||
+                  t.find("MegatronStrategy") != std::string_view::npos;
+  }
+
+  // Parameters with defaults are weak values (callers usually override them); without a default, unknown.
+  void bind_defaults(TSNode fn, const std::string& fname, Scope& scope, FactTable& table) {
+    TSNode params = ts_node_child_by_field_name(fn, "parameters", 10);
+    if (ts_node_is_null(params)) return;
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(params); ++i) {
+      TSNode p = ts_node_named_child(params, i);
+      std::string t = type_of(p);
+      TSNode name_node = p, value{};
+      bool has_default = false;
+      if (t == "default_parameter" || t == "typed_default_parameter") {
+        name_node = ts_node_child_by_field_name(p, "name", 4);
+        value = ts_node_child_by_field_name(p, "value", 5);
+        has_default = !ts_node_is_null(value);
+      } else if (t == "typed_parameter") {
+        name_node = ts_node_named_child(p, 0);
+      } else if (t != "identifier") {
+        continue;
+      }
+      if (ts_node_is_null(name_node)) continue;
+      std::string name = text(name_node);
+      PyVal v;
+      if (has_default) {
+        Context ctx;
+        FactTable scratch;
+        v = eval(value, scope, scratch, ctx, 0);
+        v.weak = true;
+        v.weak_note = "with the default " + name + "=" + text(value) + " of " + fname + "()";
+        if (auto key = key_for_name(name)) {
+          Fact f = make_fact(*key, v, node_location(value), Origin::kRecipeDefault, name);
+          table.add(std::move(f), true);
+        }
+        v.via.push_back(
+            {node_location(value), name + "=" + text(value) + " (default of " + fname + "()) set here"});
+      } else {
+        v.value = Value::unknown("a parameter of " + fname + "() without a default");
+      }
+      scope[name] = v;
+    }
+  }
+
+  // Megatron-Bridge recipe names state their GPU count: ..._pretrain_16gpu_h100_bf16_config.
+  void recipe_name_world_size(TSNode fn, const std::string& name, FactTable& table) {
+    auto pos = name.find("gpu_");
+    if (pos == std::string::npos) return;
+    std::size_t b = pos;
+    while (b > 0 && std::isdigit(static_cast<unsigned char>(name[b - 1]))) --b;
+    if (b == pos || (b > 0 && name[b - 1] != '_')) return;
+    std::int64_t n = 0;
+    std::from_chars(name.data() + b, name.data() + pos, n);
+    if (n <= 0) return;
+    Fact f;
+    f.key = Key::kWorldSize;
+    f.value = Value::integer(n);
+    f.location = node_location(ts_node_child_by_field_name(fn, "name", 4));
+    f.origin = Origin::kRecipeName;
+    f.spelling = "the recipe name " + name;
+    table.add(std::move(f), true);
+  }
+
+  Fact make_fact(Key key, const PyVal& v, Location loc, Origin origin, std::string spelling) {
+    Fact f;
+    f.key = key;
+    f.value = v.value;
+    f.location = std::move(loc);
+    f.origin = origin;
+    f.spelling = std::move(spelling);
+    f.weak = v.weak;
+    f.weak_note = v.weak_note;
+    f.written_at = v.via;
+    if (key_type(key) == KeyType::kBool && f.value.kind() == Value::Kind::kInt)
+      f.value = Value::boolean(*f.value.as_int() != 0);
+    return f;
+  }
+
+  // ---- statements -------------------------------------------------------------------------------------
+
+  void walk_block(TSNode block, Scope& scope, FactTable& table, Context& ctx, int depth, bool module_level) {
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(block); ++i)
+      statement(ts_node_named_child(block, i), scope, table, ctx, depth + 1, module_level);
+  }
+
+  void statement(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth, bool module_level) {
+    if (depth > kMaxDepth) return;
+    ++statements_read_;
+    std::string t = type_of(n);
+    if (t == "expression_statement") {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        TSNode e = ts_node_named_child(n, i);
+        std::string et = type_of(e);
+        if (et == "assignment")
+          assignment(e, scope, table, ctx, depth, module_level);
+        else if (et == "augmented_assignment")
+          augmented(e, scope, table, ctx, depth);
+        else
+          eval(e, scope, table, ctx, depth);
+      }
+      return;
+    }
+    if (t == "if_statement") return branches(n, scope, table, ctx, depth);
+    if (t == "for_statement" || t == "while_statement") {
+      Context inner = ctx;
+      inner.in_loop = true;
+      TSNode left = ts_node_child_by_field_name(n, "left", 4);
+      if (!ts_node_is_null(left)) assign_target(left, loop_value(), scope, table, inner, depth);
+      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      if (!ts_node_is_null(body)) walk_block(body, scope, table, inner, depth, false);
+      return;
+    }
+    if (t == "with_statement" || t == "try_statement" || t == "block" || t == "else_clause" ||
+        t == "finally_clause" || t == "except_clause") {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        std::string ct = type_of(c);
+        if (ct == "block" || ct == "else_clause" || ct == "finally_clause" || ct == "except_clause")
+          statement(c, scope, table, ctx, depth + 1, module_level);
+      }
+      return;
+    }
+    if (t == "return_statement") {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+        return_value_ = eval(ts_node_named_child(n, i), scope, table, ctx, depth);
+      return;
+    }
+    // function and class definitions are read on their own; imports and the rest set nothing.
+  }
+
+  static PyVal loop_value() {
+    PyVal v;
+    v.value = Value::unknown("a loop variable with several values");
+    return v;
+  }
+
+  void assignment(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth, bool module_level) {
+    TSNode left = ts_node_child_by_field_name(n, "left", 4);
+    TSNode right = ts_node_child_by_field_name(n, "right", 5);
+    if (ts_node_is_null(left) || ts_node_is_null(right)) return;
+    // A module-level config object (BASE = WorkloadConfig(...)) is a job of its own, not module facts.
+    FactTable scratch;
+    bool own_job = module_level && type_of(left) == "identifier" && type_of(right) == "call";
+    PyVal v = eval(right, scope, own_job ? scratch : table, ctx, depth);
+    if (own_job && v.object && !v.object->empty()) {
+      FactTable object;
+      for (const auto& f : *v.object) object.add(f, true);
+      object.conflicts = scratch.conflicts;
+      object.unrecognized = scratch.unrecognized;
+      emit(std::move(object), text(left), node_location(n).range);
+    } else if (own_job) {
+      for (auto& f : scratch.facts) table.add(std::move(f), false);
+      for (auto& u : scratch.unrecognized) table.unrecognized.push_back(std::move(u));
+    }
+    if (type_of(right) != "expression_list" || type_of(left) == "identifier") {
+      assign_target(left, v, scope, table, ctx, depth, right);
+      return;
+    }
+    // tp, pp = 4, 2
+    std::uint32_t nl = ts_node_named_child_count(left), nr = ts_node_named_child_count(right);
+    for (std::uint32_t i = 0; i < nl; ++i) {
+      PyVal item = i < nr ? eval(ts_node_named_child(right, i), scope, table, ctx, depth) : PyVal{};
+      assign_target(ts_node_named_child(left, i), item, scope, table, ctx, depth,
+                    i < nr ? ts_node_named_child(right, i) : TSNode{});
+    }
+  }
+
+  void assign_target(TSNode left, PyVal v, Scope& scope, FactTable& table, Context& ctx, int depth,
+                     TSNode value_node = TSNode{}) {
+    std::string lt = type_of(left);
+    if (ctx.in_loop) v = PyVal{Value::unknown("assigned in a loop"), {}, false, {}, v.object, nullptr};
+    if (lt == "identifier") {
+      std::string name = text(left);
+      if (!ts_node_is_null(value_node) && v.value.is_known()) {
+        std::string shown = text(value_node);
+        if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
+        v.via.insert(v.via.begin(), {node_location(left), name + " = " + shown + " set here"});
+        if (v.value.kind() == Value::Kind::kString)
+          out_.literals.push_back({name, v.value.text(), node_location(value_node)});
+      }
+      scope[name] = std::move(v);
+      return;
+    }
+    if (lt == "pattern_list" || lt == "tuple_pattern") {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(left); ++i)
+        assign_target(ts_node_named_child(left, i), PyVal{}, scope, table, ctx, depth);
+      return;
+    }
+    if (lt != "attribute") return;
+    std::vector<std::string> path;
+    attribute_path(left, path);
+    if (path.size() < 2) return;
+    std::vector<std::string> rest(path.begin() + 1, path.end());
+    Location where = ts_node_is_null(value_node) ? node_location(left) : node_location(value_node);
+    setting(rest, v, where, Origin::kPythonAssign, table, node_location(left));
+  }
+
+  // Records `path = value` when the path names a setting; remembers lookalikes for PL801.
+  void setting(const std::vector<std::string>& path, const PyVal& v, const Location& where, Origin origin,
+               FactTable& table, const Location& name_location) {
+    auto match = match_config_path(path);
+    if (!match) {
+      // Attribute names are field names: cfg.model.config.x and self.cfg.x name the field x wherever it sits.
+      std::vector<std::string> leaf{path.back()};
+      if (auto key = key_from_name(path.back()); key && *key < Key::kNodes)
+        match = KeyMatch{*key};
+      else if (auto alias = match_config_path(leaf); alias && path.size() == 1)
+        match = alias;
+    }
+    std::string spelling;
+    for (const auto& p : path) spelling += (spelling.empty() ? "" : ".") + p;
+    if (!match) {
+      table.unrecognized.push_back({spelling, name_location, false});
+      return;
+    }
+    Fact f = make_fact(match->key, v, where, origin, spelling);
+    f.priority = match->priority;
+    if (match->inverted && f.value.as_bool()) f.value = Value::boolean(!*f.value.as_bool());
+    table.add(std::move(f), false);
+  }
+
+  void attribute_path(TSNode n, std::vector<std::string>& out) const {
+    if (type_of(n) == "attribute") {
+      attribute_path(ts_node_child_by_field_name(n, "object", 6), out);
+      out.push_back(text(ts_node_child_by_field_name(n, "attribute", 9)));
+    } else if (type_of(n) == "identifier") {
+      out.push_back(text(n));
+    } else {
+      out.push_back("<expr>");
+    }
+  }
+
+  void augmented(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
+    TSNode left = ts_node_child_by_field_name(n, "left", 4),
+           right = ts_node_child_by_field_name(n, "right", 5);
+    if (ts_node_is_null(left) || ts_node_is_null(right)) return;
+    std::string op;
+    for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i)
+      if (!ts_node_is_named(ts_node_child(n, i))) op = type_of(ts_node_child(n, i));
+    PyVal old;
+    if (type_of(left) == "identifier") {
+      if (auto it = scope.find(text(left)); it != scope.end()) old = it->second;
+    } else if (type_of(left) == "attribute") {
+      std::vector<std::string> path;
+      attribute_path(left, path);
+      std::vector<std::string> rest(path.begin() + 1, path.end());
+      if (auto m = match_config_path(rest)) {
+        if (const Fact* prev = table.last(m->key)) old.value = prev->value;
+      }
+    }
+    PyVal r = eval(right, scope, table, ctx, depth);
+    PyVal v = arithmetic(old, op.substr(0, op.size() - 1), r);
+    v.via = old.via;
+    assign_target(left, v, scope, table, ctx, depth, right);
+  }
+
+  // if / elif / else: each branch on its own copy; a setting or variable keeps its value only when every
+  // branch (and falling through without an else) agrees.
+  void branches(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
+    struct Result {
+      Scope scope;
+      FactTable table;
+    };
+    std::vector<Result> results;
+    bool has_else = false;
+    TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+    if (!ts_node_is_null(cond)) eval(cond, scope, table, ctx, depth);
+    auto run_branch = [&](TSNode body) {
+      Result r{scope, table};
+      if (!ts_node_is_null(body)) walk_block(body, r.scope, r.table, ctx, depth, false);
+      results.push_back(std::move(r));
+    };
+    run_branch(ts_node_child_by_field_name(n, "consequence", 11));
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (type_of(c) == "elif_clause") run_branch(ts_node_child_by_field_name(c, "consequence", 11));
+      if (type_of(c) == "else_clause") {
+        has_else = true;
+        run_branch(ts_node_child_by_field_name(c, "body", 4));
+      }
+    }
+    if (!has_else) results.push_back({scope, table});
+    int line = node_location(n).range.start.line;
+
+    std::set<std::string> names;
+    for (const auto& r : results)
+      for (const auto& [k, v] : r.scope) names.insert(k);
+    for (const auto& name : names) {
+      const PyVal* first = nullptr;
+      bool agree = true;
+      for (const auto& r : results) {
+        auto it = r.scope.find(name);
+        if (it == r.scope.end() || !it->second.value.is_known()) {
+          agree = false;
+          break;
+        }
+        if (!first)
+          first = &it->second;
+        else if (!(first->value == it->second.value))
+          agree = false;
+      }
+      if (agree && first)
+        scope[name] = *first;
+      else if (scope.count(name) || agree == false) {
+        PyVal u;
+        u.value =
+            Value::unknown("set differently depending on the condition at line " + std::to_string(line));
+        scope[name] = u;
+      }
+    }
+    // Settings made in some branch: kept if all branches end with the same value, else unknown.
+    std::size_t base = table.facts.size();
+    std::set<Key> touched;
+    for (const auto& r : results)
+      for (std::size_t i = base; i < r.table.facts.size(); ++i) touched.insert(r.table.facts[i].key);
+    for (const auto& r : results) {
+      for (std::size_t i = table.conflicts.size(); i < r.table.conflicts.size(); ++i)
+        table.conflicts.push_back(r.table.conflicts[i]);
+      for (std::size_t i = table.unrecognized.size(); i < r.table.unrecognized.size(); ++i)
+        table.unrecognized.push_back(r.table.unrecognized[i]);
+    }
+    for (Key key : touched) {
+      const Fact* first = nullptr;
+      bool agree = true;
+      for (const auto& r : results) {
+        const Fact* f = r.table.last(key);
+        if (!f || !f->value.is_known()) {
+          agree = false;
+          continue;
+        }
+        if (!first)
+          first = f;
+        else if (!(first->value == f->value))
+          agree = false;
+      }
+      const Fact* any = nullptr;
+      for (const auto& r : results)
+        if (const Fact* f = r.table.last(key); f && !any && r.table.facts.size() > base) any = f;
+      if (!any) continue;
+      Fact f = agree && first ? *first : *any;
+      if (!agree)
+        f.value =
+            Value::unknown("set differently depending on the condition at line " + std::to_string(line));
+      table.add(std::move(f), true);
+    }
+  }
+
+  // ---- expressions ------------------------------------------------------------------------------------
+
+  static PyVal known(Value v) {
+    PyVal p;
+    p.value = std::move(v);
+    return p;
+  }
+
+  static PyVal arithmetic(const PyVal& a, const std::string& op, const PyVal& b) {
+    PyVal out;
+    out.via = a.via;
+    out.via.insert(out.via.end(), b.via.begin(), b.via.end());
+    out.weak = a.weak || b.weak;
+    out.weak_note = a.weak ? a.weak_note : b.weak_note;
+    auto x = a.value.as_int(), y = b.value.as_int();
+    if (!x || !y) {
+      if (op == "+" && a.value.kind() == Value::Kind::kString && b.value.kind() == Value::Kind::kString) {
+        out.value = Value::string(a.value.text() + b.value.text());
+        return out;
+      }
+      const Value& u = a.value.is_unknown() ? a.value : b.value;
+      out.value = u.is_unknown() ? u : Value::unknown("arithmetic on values that are not integers");
+      return out;
+    }
+    std::int64_t r = 0;
+    bool ok = true;
+    if (op == "+")
+      ok = !__builtin_add_overflow(*x, *y, &r);
+    else if (op == "-")
+      ok = !__builtin_sub_overflow(*x, *y, &r);
+    else if (op == "*")
+      ok = !__builtin_mul_overflow(*x, *y, &r);
+    else if ((op == "//" || op == "%" || op == "/") && *y == 0)
+      ok = false;
+    else if (op == "//")
+      r = (*x / *y) - ((*x % *y != 0) && ((*x < 0) != (*y < 0)));
+    else if (op == "/" && *x % *y == 0)
+      r = *x / *y;
+    else if (op == "%")
+      r = ((*x % *y) + *y) % *y;
+    else
+      ok = false;
+    out.value = ok ? Value::integer(r) : Value::unknown("arithmetic parlint does not evaluate");
+    return out;
+  }
+
+  PyVal eval(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
+    if (ts_node_is_null(n) || depth > kMaxDepth) return PyVal{};
+    std::string t = type_of(n);
+    if (t == "integer") {
+      std::string s = text(n);
+      s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+      std::int64_t v = 0;
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec == std::errc() && end == s.data() + s.size()) return known(Value::integer(v));
+      return known(Value::string(s));
+    }
+    if (t == "float") return known(Value::string(text(n)));
+    if (t == "true") return known(Value::boolean(true));
+    if (t == "false") return known(Value::boolean(false));
+    if (t == "none") return known(Value::null());
+    if (t == "string") return string_value(n);
+    if (t == "concatenated_string") {
+      std::string all;
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        PyVal p = string_value(ts_node_named_child(n, i));
+        if (p.value.kind() != Value::Kind::kString) return p;
+        all += p.value.text();
+      }
+      return known(Value::string(all));
+    }
+    if (t == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
+      return eval(ts_node_named_child(n, 0), scope, table, ctx, depth + 1);
+    if (t == "identifier") {
+      if (auto it = scope.find(text(n)); it != scope.end()) return it->second;
+      return known(Value::unknown(text(n) + " is not known statically (imported or defined elsewhere)"));
+    }
+    if (t == "binary_operator") {
+      PyVal a = eval(ts_node_child_by_field_name(n, "left", 4), scope, table, ctx, depth + 1);
+      PyVal b = eval(ts_node_child_by_field_name(n, "right", 5), scope, table, ctx, depth + 1);
+      TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+      return arithmetic(a, ts_node_is_null(op) ? "" : type_of(op), b);
+    }
+    if (t == "unary_operator") {
+      TSNode arg = ts_node_child_by_field_name(n, "argument", 8);
+      PyVal a = eval(arg, scope, table, ctx, depth + 1);
+      if (auto v = a.value.as_int(); v && text(n).starts_with("-"))
+        a.value = Value::integer(-*v);
+      else if (!text(n).starts_with("+"))
+        a.value = Value::unknown("a unary expression");
+      return a;
+    }
+    if (t == "list" || t == "tuple") {
+      std::vector<Value> items;
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+        items.push_back(eval(ts_node_named_child(n, i), scope, table, ctx, depth + 1).value);
+      return known(Value::list(std::move(items)));
+    }
+    if (t == "dictionary") return dictionary(n, scope, table, ctx, depth);
+    if (t == "conditional_expression") {
+      PyVal a = eval(ts_node_named_child(n, 0), scope, table, ctx, depth + 1);
+      PyVal b = eval(ts_node_named_child(n, 2), scope, table, ctx, depth + 1);
+      if (a.value == b.value) return a;
+      return known(Value::unknown("chosen by a condition at run time"));
+    }
+    if (t == "call") return call(n, scope, table, ctx, depth);
+    if (t == "attribute") return known(Value::unknown(text(n) + " is read at run time"));
+    if (t == "subscript") {
+      std::string s = text(n);
+      if (s.starts_with("os.environ[")) return env_value(n, "");
+      return known(Value::unknown(s + " is read at run time"));
+    }
+    // Comparisons, lambdas, comprehensions, f-strings inside other nodes and the rest.
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      eval(ts_node_named_child(n, i), scope, table, ctx, depth + 1);
+    return known(Value::unknown("an expression parlint does not evaluate"));
+  }
+
+  PyVal string_value(TSNode n) {
+    std::string out;
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      std::string ct = type_of(c);
+      if (ct == "interpolation") return known(Value::unknown("an f-string, built at run time"));
+      if (ct == "string_content") out += text(c);
+      if (ct == "escape_sequence") out += text(c);
+    }
+    return known(Value::string(out));
+  }
+
+  PyVal env_value(TSNode call_or_subscript, const std::string& fallback) {
+    std::string s = text(call_or_subscript);
+    auto q = s.find_first_of("\"'");
+    std::string name = "a variable";
+    if (q != std::string::npos) {
+      auto e = s.find(s[q], q + 1);
+      if (e != std::string::npos) name = s.substr(q + 1, e - q - 1);
+    }
+    return known(Value::unknown("read from environment variable " + name + " at run time" +
+                                (fallback.empty() ? "" : " (fallback " + fallback + ")")));
+  }
+
+  PyVal dictionary(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
+    auto entries = std::make_shared<std::map<std::string, PyVal>>();
+    auto facts = std::make_shared<std::vector<Fact>>();
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode pair = ts_node_named_child(n, i);
+      if (type_of(pair) != "pair") continue;
+      TSNode k = ts_node_child_by_field_name(pair, "key", 3),
+             v = ts_node_child_by_field_name(pair, "value", 5);
+      if (ts_node_is_null(k) || ts_node_is_null(v) || type_of(k) != "string") continue;
+      PyVal key = string_value(k);
+      if (key.value.kind() != Value::Kind::kString) continue;
+      PyVal val = eval(v, scope, table, ctx, depth + 1);
+      if (auto m = key_for_name(key.value.text())) {
+        Fact f = make_fact(*m, val, node_location(v), Origin::kPythonKwarg, key.value.text());
+        facts->push_back(f);
+        table.add(std::move(f), false);
+      }
+      (*entries)[key.value.text()] = std::move(val);
+    }
+    PyVal out = known(Value::unknown("a dict"));
+    out.dict = entries;
+    if (!facts->empty()) out.object = facts;
+    return out;
+  }
+
+  PyVal call(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
+    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+    TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+    std::string fname = ts_node_is_null(fn) ? "" : text(fn);
+    std::string last = fname.substr(fname.rfind('.') == std::string::npos ? 0 : fname.rfind('.') + 1);
+
+    // Environment reads are unknown; their default is only shown as a fallback.
+    if (fname == "os.environ.get" || fname == "os.getenv" || fname == "environ.get" || fname == "getenv") {
+      std::string fallback;
+      if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 1)
+        fallback = text(ts_node_named_child(args, 1));
+      return env_value(n, fallback);
+    }
+    std::vector<TSNode> positional;
+    std::vector<std::pair<std::string, TSNode>> keywords;
+    std::vector<TSNode> splats;
+    if (!ts_node_is_null(args)) {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+        TSNode a = ts_node_named_child(args, i);
+        std::string at = type_of(a);
+        if (at == "keyword_argument") {
+          TSNode name = ts_node_child_by_field_name(a, "name", 4),
+                 value = ts_node_child_by_field_name(a, "value", 5);
+          if (!ts_node_is_null(name) && !ts_node_is_null(value)) keywords.emplace_back(text(name), value);
+        } else if (at == "dictionary_splat") {
+          splats.push_back(ts_node_named_child(a, 0));
+        } else if (at != "comment") {
+          positional.push_back(a);
+        }
+      }
+    }
+    if ((last == "int" || last == "str" || last == "max" || last == "min") && keywords.empty() &&
+        !positional.empty()) {
+      std::vector<PyVal> vals;
+      for (TSNode p : positional) vals.push_back(eval(p, scope, table, ctx, depth + 1));
+      PyVal r = vals[0];
+      if (last == "int" && r.value.kind() == Value::Kind::kString) {
+        std::int64_t v = 0;
+        const std::string& s = r.value.text();
+        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        r.value = ec == std::errc() && end == s.data() + s.size() ? Value::integer(v)
+                                                                  : Value::unknown("int() of text");
+      }
+      if (last == "max" || last == "min") {
+        for (const auto& v : vals) {
+          auto a = r.value.as_int(), b = v.value.as_int();
+          if (!a || !b) return known(Value::unknown(last + "() of values known only at run time"));
+          if ((last == "max" && *b > *a) || (last == "min" && *b < *a)) r = v;
+        }
+      }
+      return r;
+    }
+    if (last == "setattr" && positional.size() == 3 && type_of(positional[1]) == "string") {
+      PyVal key = string_value(positional[1]);
+      PyVal v = eval(positional[2], scope, table, ctx, depth + 1);
+      std::vector<std::string> path;
+      attribute_path(positional[0], path);
+      path.erase(path.begin());
+      if (key.value.kind() == Value::Kind::kString) path.push_back(key.value.text());
+      if (!path.empty())
+        setting(path, v, node_location(positional[2]), Origin::kPythonAssign, table,
+                node_location(positional[1]));
+      return known(Value::null());
+    }
+
+    auto facts = std::make_shared<std::vector<Fact>>();
+    // dataclasses.replace(BASE, ...) and local recipe functions start from the facts they build on.
+    if ((last == "replace") && !positional.empty()) {
+      PyVal base = eval(positional[0], scope, table, ctx, depth + 1);
+      if (base.object)
+        for (const auto& f : *base.object) {
+          facts->push_back(f);
+          table.add(f, true);
+        }
+    }
+    PyVal result;
+    if (type_of(fn) == "identifier" && functions_.count(fname)) {
+      result = call_local(fname, positional, keywords, scope, table, ctx, depth);
+      if (result.object)
+        for (const auto& f : *result.object) facts->push_back(f);
+    } else {
+      for (TSNode p : positional) {
+        PyVal v = eval(p, scope, table, ctx, depth + 1);
+        if (v.object)
+          for (const auto& f : *v.object) facts->push_back(f);
+      }
+    }
+    // Settings constructors: unknown keywords that look like settings are PL801 candidates.
+    bool constructor = last.ends_with("Strategy") || last.ends_with("Config") || last.ends_with("Provider") ||
+                       last == "initialize_model_parallel" || last.ends_with("Executor") ||
+                       last == "Config" || last == "replace" || last.ends_with("_executor");
+    for (TSNode s : splats) {
+      PyVal v = eval(s, scope, table, ctx, depth + 1);
+      if (v.object)
+        for (const auto& f : *v.object) facts->push_back(f);  // already recorded where the dict was written
+    }
+    for (const auto& [name, value] : keywords) {
+      PyVal v = eval(value, scope, table, ctx, depth + 1);
+      if (v.object)
+        for (const auto& f : *v.object) facts->push_back(f);  // nested config objects (model=Provider(...))
+      if (type_of(fn) == "identifier" && functions_.count(fname))
+        continue;  // bound to the callee's parameters
+      auto key = key_for_name(name);
+      if (!key) {
+        if (constructor) table.unrecognized.push_back({name, node_location(ts_node_parent(value)), false});
+        continue;
+      }
+      Fact f = make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name);
+      facts->push_back(f);
+      table.add(std::move(f), false);
+    }
+    if (!facts->empty()) result.object = facts;
+    if (result.value.is_known() == false && result.value.unknown_reason() == "not known statically")
+      result.value =
+          Value::unknown("the result of " + (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()");
+    return result;
+  }
+
+  // A call to a recipe function of this module: read it with the arguments bound, inherit its settings.
+  PyVal call_local(const std::string& fname, const std::vector<TSNode>& positional,
+                   const std::vector<std::pair<std::string, TSNode>>& keywords, Scope& scope,
+                   FactTable& table, Context& ctx, int depth) {
+    PyVal out = known(Value::unknown("the result of " + fname + "()"));
+    if (ctx.call_depth >= kMaxCallDepth || statements_read_ > kMaxStatements ||
+        std::find(ctx.call_stack.begin(), ctx.call_stack.end(), fname) != ctx.call_stack.end())
+      return out;
+    TSNode fn = functions_.at(fname);
+    Scope callee = module_scope_;
+    FactTable inner;
+    bind_defaults(fn, fname, callee, inner);
+    // Bind the caller's arguments over the defaults.
+    TSNode params = ts_node_child_by_field_name(fn, "parameters", 10);
+    std::vector<std::string> names;
+    for (std::uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); ++i) {
+      TSNode p = ts_node_named_child(params, i);
+      TSNode nm = type_of(p) == "identifier" ? p : ts_node_child_by_field_name(p, "name", 4);
+      if (type_of(p) == "typed_parameter") nm = ts_node_named_child(p, 0);
+      names.push_back(ts_node_is_null(nm) ? "" : text(nm));
+    }
+    auto bind = [&](const std::string& name, TSNode value) {
+      PyVal v = eval(value, scope, table, ctx, depth + 1);
+      callee[name] = v;
+      if (auto key = key_for_name(name)) {
+        // The caller's argument replaces the callee's default for that setting.
+        for (std::size_t i = inner.facts.size(); i-- > 0;)
+          if (inner.facts[i].key == *key && inner.facts[i].origin == Origin::kRecipeDefault) {
+            inner.facts.erase(inner.facts.begin() + static_cast<long>(i));
+            inner.inherited.erase(inner.inherited.begin() + static_cast<long>(i));
+          }
+        inner.add(make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name), true);
+      }
+    };
+    for (std::size_t i = 0; i < positional.size() && i < names.size(); ++i) bind(names[i], positional[i]);
+    for (const auto& [name, value] : keywords) bind(name, value);
+    Context c = ctx;
+    ++c.call_depth;
+    c.call_stack.push_back(fname);
+    c.in_loop = false;
+    PyVal saved = return_value_;
+    return_value_ = PyVal{};
+    TSNode body = ts_node_child_by_field_name(fn, "body", 4);
+    if (!ts_node_is_null(body)) walk_block(body, callee, inner, c, depth + 1, false);
+    PyVal returned = return_value_;
+    return_value_ = saved;
+    auto facts = std::make_shared<std::vector<Fact>>();
+    statements_read_ += inner.facts.size();  // inherited settings count against the same budget
+    for (auto f : inner.facts) {
+      if (f.origin == Origin::kRecipeName) continue;
+      f.written_at.push_back({f.location, "set in " + fname + "()"});
+      facts->push_back(f);
+      table.add(std::move(f), true);  // inherited: the caller's own settings win without conflict
+    }
+    out.object = facts;
+    if (returned.value.is_known()) out.value = returned.value;
+    return out;
+  }
+
+  std::string_view path_;
+  const SourceText& source_;
+  ParsedFile out_;
+  std::unique_ptr<TSParser, TsParserDeleter> parser_;
+  std::unique_ptr<TSTree, TsTreeDeleter> tree_;
+  std::map<std::string, TSNode> functions_;
+  std::vector<std::pair<std::string, TSNode>> function_order_;  // in definition order
+  Scope module_scope_;
+  PyVal return_value_;
+  std::size_t statements_read_ = 0;
+  bool bridge_hint_ = false, nemo2_hint_ = false;
+};
+
+}  // namespace
+
+ParsedFile parse_python(std::string_view path, const SourceText& source) {
+  PythonParser parser(path, source);
+  return parser.run();
+}
+
+}  // namespace parlint

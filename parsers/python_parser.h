@@ -1,0 +1,13 @@
+#pragma once
+// Python recipes and training scripts -> one job per function that sets parallel fields, one per
+// module-level config object, and one for the module body. Nothing is imported or evaluated.
+#include <string_view>
+
+#include "lint/source_text.h"
+#include "parsers/parsed_file.h"
+
+namespace parlint {
+
+ParsedFile parse_python(std::string_view path, const SourceText& source);
+
+}  // namespace parlint

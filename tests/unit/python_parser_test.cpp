@@ -1,0 +1,186 @@
+// The Python parser on the forms of reference/syntax-in-the-wild.md §7.
+#include "parsers/python_parser.h"
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace parlint {
+namespace {
+using testing::find_fact;
+
+ParsedFile py(const std::string& text) {
+  SourceText source(text);
+  return parse_python("t.py", source);
+}
+
+const RawJob* job_named(const ParsedFile& pf, const std::string& name) {
+  for (const auto& j : pf.jobs)
+    if (j.description == name) return &j;
+  return nullptr;
+}
+
+std::optional<std::int64_t> int_of(const RawJob& job, Key key) {
+  const Fact* f = find_fact(job, key);
+  return f ? f->value.as_int() : std::nullopt;
+}
+
+TEST(PythonParser, AttributeAssignmentsOnAnyObjectPath) {
+  auto pf =
+      py("def r():\n    cfg = make()\n    cfg.model.tensor_model_parallel_size = 2\n"
+         "    recipe.trainer.strategy.context_parallel_size = 2\n    recipe.trainer.num_nodes = 4\n"
+         "    recipe.trainer.devices = 8\n    recipe.data.seq_length = 8192\n    cfg.model.sequence_parallel "
+         "= True\n");
+  const RawJob* j = job_named(pf, "r()");
+  ASSERT_NE(j, nullptr);
+  EXPECT_EQ(int_of(*j, Key::kTensorModelParallelSize), 2);
+  EXPECT_EQ(int_of(*j, Key::kContextParallelSize), 2);
+  EXPECT_EQ(int_of(*j, Key::kNodes), 4);
+  EXPECT_EQ(int_of(*j, Key::kGpusPerNode), 8);
+  EXPECT_EQ(int_of(*j, Key::kSeqLength), 8192);
+  const Fact* sp = find_fact(*j, Key::kSequenceParallel);
+  EXPECT_EQ(sp->value.as_bool(), true);
+  EXPECT_EQ(sp->location.range.start, (SourcePosition{8, 35}));  // at `True`
+  EXPECT_EQ(sp->origin, Origin::kPythonAssign);
+}
+
+TEST(PythonParser, ConstantsExpressionsTuplesAndAugmentedAssignment) {
+  auto pf =
+      py("TP = 4\nPP = 8 // TP\n\ndef r():\n    tp, cp = TP * 2, 2\n    cfg.model.tensor_model_parallel_size "
+         "= tp\n"
+         "    cfg.model.pipeline_model_parallel_size = PP\n    cfg.model.context_parallel_size = cp\n"
+         "    cfg.model.context_parallel_size *= 2\n");
+  const RawJob* j = job_named(pf, "r()");
+  ASSERT_NE(j, nullptr);
+  EXPECT_EQ(int_of(*j, Key::kTensorModelParallelSize), 8);
+  EXPECT_EQ(int_of(*j, Key::kPipelineModelParallelSize), 2);
+  EXPECT_EQ(int_of(*j, Key::kContextParallelSize), 4);
+  const Fact* pp = find_fact(*j, Key::kPipelineModelParallelSize);
+  ASSERT_FALSE(pp->written_at.empty());
+  EXPECT_EQ(pp->written_at[0].location.range.start.line, 2);  // PP = 8 // TP
+}
+
+TEST(PythonParser, KeywordArgumentsSetattrDictsAndSpread) {
+  auto pf =
+      py("PAR = {\"tensor_model_parallel_size\": 2, \"pipeline_model_parallel_size\": 2}\n"
+         "def r():\n    s = run.Config(nl.MegatronStrategy, context_parallel_size=2, **PAR)\n"
+         "    setattr(cfg.model, \"sequence_parallel\", True)\n"
+         "    initialize_model_parallel(expert_model_parallel_size=4)\n");
+  const RawJob* j = job_named(pf, "r()");
+  ASSERT_NE(j, nullptr);
+  EXPECT_EQ(int_of(*j, Key::kContextParallelSize), 2);
+  EXPECT_EQ(find_fact(*j, Key::kSequenceParallel)->value.as_bool(), true);
+  EXPECT_EQ(int_of(*j, Key::kExpertModelParallelSize), 4);
+  const RawJob* m = job_named(pf, "module");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(int_of(*m, Key::kTensorModelParallelSize), 2);
+}
+
+TEST(PythonParser, ReplaceBuildsOnTheBaseObject) {
+  auto pf =
+      py("BASE = WorkloadBaseConfig(tensor_model_parallel_size=2, pipeline_model_parallel_size=1)\n"
+         "FAST = dataclasses.replace(BASE, pipeline_model_parallel_size=4, "
+         "virtual_pipeline_model_parallel_size=5)\n");
+  const RawJob* base = job_named(pf, "BASE");
+  const RawJob* fast = job_named(pf, "FAST");
+  ASSERT_NE(base, nullptr);
+  ASSERT_NE(fast, nullptr);
+  EXPECT_EQ(int_of(*base, Key::kPipelineModelParallelSize), 1);
+  EXPECT_EQ(int_of(*fast, Key::kTensorModelParallelSize), 2);
+  EXPECT_EQ(int_of(*fast, Key::kPipelineModelParallelSize), 4);
+  EXPECT_EQ(int_of(*fast, Key::kVirtualPipelineModelParallelSize), 5);
+  EXPECT_TRUE(fast->conflicts.empty());
+  EXPECT_EQ(job_named(pf, "module"), nullptr);
+}
+
+TEST(PythonParser, ParameterDefaultsAreWeakAndFlowIntoTheBody) {
+  auto pf =
+      py("def pretrain_recipe(num_nodes: int = 1, tensor_parallelism: int = 4, name=None):\n"
+         "    return run.Config(nl.MegatronStrategy, tensor_model_parallel_size=tensor_parallelism)\n");
+  const RawJob* j = job_named(pf, "pretrain_recipe()");
+  ASSERT_NE(j, nullptr);
+  const Fact* tp = find_fact(*j, Key::kTensorModelParallelSize);
+  EXPECT_EQ(tp->value.as_int(), 4);
+  EXPECT_TRUE(tp->weak);
+  EXPECT_NE(tp->weak_note.find("tensor_parallelism=4 of pretrain_recipe()"), std::string::npos);
+  EXPECT_EQ(tp->location.range.start.line, 2);
+  const Fact* nodes = find_fact(*j, Key::kNodes);
+  EXPECT_EQ(nodes->value.as_int(), 1);
+  EXPECT_EQ(nodes->origin, Origin::kRecipeDefault);
+}
+
+TEST(PythonParser, UnknownsFromEnvironmentLoopsParametersAndBranches) {
+  auto pf = py(
+      "import os\nTP = int(os.environ.get(\"TP\", \"4\"))\n"
+      "def a(n):\n    s = MegatronStrategy(tensor_model_parallel_size=TP, pipeline_model_parallel_size=n)\n"
+      "def b():\n    for tp in (1, 2):\n        cfg.model.tensor_model_parallel_size = tp\n"
+      "def c(flag: bool = False):\n    if flag:\n        cfg.model.tensor_model_parallel_size = 2\n    "
+      "else:\n"
+      "        cfg.model.tensor_model_parallel_size = 4\n    cfg.model.context_parallel_size = f\"{2}\"\n");
+  const RawJob* a = job_named(pf, "a()");
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(
+      find_fact(*a, Key::kTensorModelParallelSize)->value.unknown_reason().find("environment variable TP"),
+      std::string::npos);
+  EXPECT_NE(find_fact(*a, Key::kPipelineModelParallelSize)->value.unknown_reason().find("without a default"),
+            std::string::npos);
+  EXPECT_TRUE(find_fact(*job_named(pf, "b()"), Key::kTensorModelParallelSize)->value.is_unknown());
+  const RawJob* c = job_named(pf, "c()");
+  EXPECT_NE(find_fact(*c, Key::kTensorModelParallelSize)->value.unknown_reason().find("condition"),
+            std::string::npos);
+  EXPECT_TRUE(find_fact(*c, Key::kContextParallelSize)->value.is_unknown());
+}
+
+TEST(PythonParser, BranchesThatAgreeKeepTheValue) {
+  auto pf =
+      py("def c(flag=False):\n    if flag:\n        cfg.model.tensor_model_parallel_size = 4\n    else:\n"
+         "        cfg.model.tensor_model_parallel_size = 4\n");
+  EXPECT_EQ(int_of(*job_named(pf, "c()"), Key::kTensorModelParallelSize), 4);
+}
+
+TEST(PythonParser, RecipeCallChainsInheritAndArgumentsOverrideDefaults) {
+  auto pf =
+      py("def base(tensor_parallelism: int = 4):\n"
+         "    return Provider(tensor_model_parallel_size=tensor_parallelism, num_layers=32)\n"
+         "def big():\n    cfg = base(tensor_parallelism=8)\n    cfg.model.context_parallel_size = 2\n    "
+         "return cfg\n");
+  const RawJob* big = job_named(pf, "big()");
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(int_of(*big, Key::kTensorModelParallelSize), 8);
+  EXPECT_FALSE(find_fact(*big, Key::kTensorModelParallelSize)->weak);
+  EXPECT_EQ(int_of(*big, Key::kNumLayers), 32);
+  EXPECT_EQ(int_of(*big, Key::kContextParallelSize), 2);
+}
+
+TEST(PythonParser, RecursionIsBounded) {
+  auto pf = py("def a():\n    b()\n    cfg.model.tensor_model_parallel_size = 2\ndef b():\n    a()\n");
+  EXPECT_EQ(int_of(*job_named(pf, "a()"), Key::kTensorModelParallelSize), 2);
+}
+
+TEST(PythonParser, RecipeNameDeclaresAWorldSize) {
+  auto pf = py(
+      "def llama3_8b_pretrain_16gpu_h100_bf16_16k_config():\n    cfg.model.tensor_model_parallel_size = 4\n");
+  const Fact* w =
+      find_fact(*job_named(pf, "llama3_8b_pretrain_16gpu_h100_bf16_16k_config()"), Key::kWorldSize);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->value.as_int(), 16);
+  EXPECT_EQ(w->origin, Origin::kRecipeName);
+}
+
+TEST(PythonParser, LookalikeKeywordsAreRecorded) {
+  auto pf = py("s = MegatronStrategy(expert_tensor_model_parallel_size=1, tensor_model_parallel_size=2)\n");
+  ASSERT_EQ(pf.jobs.size(), 1u);
+  ASSERT_EQ(pf.jobs[0].unrecognized.size(), 1u);
+  EXPECT_EQ(pf.jobs[0].unrecognized[0].spelling, "expert_tensor_model_parallel_size");
+}
+
+TEST(PythonParser, SyntaxErrorsAndTheRest) {
+  auto pf = py("def r(:\n    pass\ncfg.model.tensor_model_parallel_size = 2\n");
+  EXPECT_FALSE(pf.errors.empty());
+  std::string deep = "x = " + std::string(50000, '(') + "1" + std::string(50000, ')') + "\n";
+  auto pf2 = py(deep);
+  SUCCEED();
+}
+
+}  // namespace
+}  // namespace parlint
