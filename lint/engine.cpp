@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "lint/entry_scripts.h"
 #include "lint/gitignore.h"
 #include "lint/source_text.h"
 #include "parsers/python_parser.h"
@@ -171,6 +172,7 @@ ParsedFile parse_source(const std::string& path, const SourceText& source) {
       break;
     case FileKind::kShell:
       parsed = parse_shell(path, source);
+      merge_entry_scripts(parsed, 16u << 20);
       break;
     case FileKind::kPython:
       parsed = parse_python(path, source);

@@ -1442,6 +1442,8 @@ class ShellParser {
     RawJob job;
     job.range = where.range;
     job.description = std::string(basename(entry)) + " launch";
+    if (!l.module && !w[l.entry].unknown() && entry.ends_with(".py")) job.entry_script = entry;
+    if (ta.recipe && !ta.recipe->unknown) job.recipe = ta.recipe->text;
     job.under_srun = ctx.under_srun;
     job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
     job.gpu_entry_point = true;

@@ -115,26 +115,31 @@ class YamlWalker {
   }
 
   void walk_map(const YAML::Node& map, std::vector<std::string>& prefix, bool from_merge) {
+    // Copy the pairs out first: iterating yaml-cpp maps through `it->` proxies trips GCC 12's
+    // dangling-pointer analysis, and the copies are cheap handles.
+    std::vector<std::pair<YAML::Node, YAML::Node>> pairs;
+    for (const auto& kv : map) pairs.emplace_back(kv.first, kv.second);
     // Merge keys first, so that the mapping's own keys override what they bring in.
-    for (auto it = map.begin(); it != map.end() && !exhausted_; ++it) {
-      if (!it->first.IsScalar() || it->first.Scalar() != "<<") continue;
-      if (it->second.IsSequence()) {
-        for (const auto& m : it->second) walk(m, prefix, true);
+    for (const auto& [key, value] : pairs) {
+      if (exhausted_) return;
+      if (!key.IsScalar() || key.Scalar() != "<<") continue;
+      if (value.IsSequence()) {
+        for (const auto& m : value) walk(m, prefix, true);
       } else {
-        walk(it->second, prefix, true);
+        walk(value, prefix, true);
       }
     }
     std::size_t id = ++mapping_counter_;
-    for (auto it = map.begin(); it != map.end() && !exhausted_; ++it) {
-      if (!it->first.IsScalar() || it->first.Scalar() == "<<") continue;
+    for (const auto& [key, value] : pairs) {
+      if (exhausted_) return;
+      if (!key.IsScalar() || key.Scalar() == "<<") continue;
       std::size_t depth = prefix.size();
-      split_dotted(it->first.Scalar(), prefix);
-      YAML::Node value = it->second;
+      split_dotted(key.Scalar(), prefix);
       std::size_t saved = current_mapping_;
       current_mapping_ = id;
       if (value.IsNull() && value.Mark().line < 0) {
         // `key:` with nothing after it: point at the key.
-        Location loc = value_location(it->first.Mark());
+        Location loc = value_location(key.Mark());
         entries_.push_back({prefix, value, loc, from_merge, id});
       } else {
         walk(value, prefix, from_merge);

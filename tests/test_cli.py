@@ -333,3 +333,17 @@ class ShellLaunches(unittest.TestCase):
         self.assertEqual(job["values"]["tensor_model_parallel_size"]["origin"], "megatron-flag")
         self.assertEqual(job["derived"]["min_gpus"], 24)
         self.assertEqual(job["values"]["context_parallel_size"]["origin"], "framework-default")
+
+
+class CrossFile(unittest.TestCase):
+    def test_launch_merges_the_local_python_script(self):
+        r = run("check", "--format", "json", "fixtures/crossfile/launch_train_moe.sbatch", cwd=ROOT)
+        ds = [d for d in json.loads(r.stdout)["diagnostics"] if d["code"] == "PL102"]
+        self.assertEqual(len(ds), 1)
+        paths = {rel["path"] for rel in ds[0]["related"]}
+        self.assertIn("fixtures/crossfile/train_moe.py", paths)  # EP=8 is set in the script
+        plan = json.loads(run("plan", "--format", "json", "fixtures/crossfile/launch_train_moe.sbatch", cwd=ROOT).stdout)
+        values = plan["jobs"][0]["values"]
+        self.assertEqual(values["expert_model_parallel_size"]["value"], 8)
+        self.assertEqual(values["tensor_model_parallel_size"]["value"], 4)  # the command line wins over TP = 2
+        self.assertEqual(values["tensor_model_parallel_size"]["origin"], "megatron-flag")
