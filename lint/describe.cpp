@@ -4,8 +4,11 @@
 
 namespace parlint {
 
-std::string describe_source(const Fact& fact) {
+std::string describe_source(const Fact& fact, std::string_view job_path) {
   if (!fact.location.in_file()) return fact.spelling;
+  if (!job_path.empty() && fact.location.path != job_path)
+    return fmt::format("{}={} at {}:{}", fact.spelling, fact.value.to_string(), fact.location.path,
+                       fact.location.range.start.line);
   return fmt::format("{}={} at line {}", fact.spelling, fact.value.to_string(),
                      fact.location.range.start.line);
 }

@@ -8,8 +8,9 @@
 
 namespace parlint {
 
-// "trainer.devices: 8 at line 4", "--gpus-per-node", "Megatron-Core default".
-std::string describe_source(const Fact& fact);
+// "trainer.devices=8 at line 4", "... at base.py:12" (when written in a file other than `job_path`),
+// "--gpus-per-node", "Megatron-Core default".
+std::string describe_source(const Fact& fact, std::string_view job_path = {});
 // The fact's own location (when written in a file) followed by where its value was written.
 std::vector<RelatedLocation> related_locations(const Fact& fact, const std::string& message);
 // "1, 2, 4 and 8"

@@ -2,8 +2,12 @@
 
 #include <tree_sitter/api.h>
 
+#include <sys/stat.h>
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -84,12 +88,44 @@ std::optional<Key> key_for_name(const std::string& name) {
   return std::nullopt;
 }
 
+class PythonParser;
+
+// Local modules imported by a file (`from .base import base_recipe`), parsed once and shared, with
+// one work budget for the whole import graph.
+struct ImportGraph {
+  std::map<std::string, std::unique_ptr<SourceText>> sources;
+  std::map<std::string, std::unique_ptr<PythonParser>> parsers;  // null: not found or not readable
+  std::size_t statements_read = 0;
+};
+
+constexpr int kMaxImportDepth = 4;
+constexpr std::size_t kMaxImportedFileSize = 4u << 20;
+
+struct Arg {
+  PyVal value;
+  Location where;
+};
+
 class PythonParser {
  public:
-  PythonParser(std::string_view path, const SourceText& source) : path_(path), source_(source) {
+  PythonParser(std::string_view path, const SourceText& source, ImportGraph& graph, int import_depth = 0)
+      : path_(path), source_(source), graph_(graph), import_depth_(import_depth) {
     out_.path = std::string(path);
     parser_.reset(ts_parser_new());
     set_parser_language(parser_.get(), python_language(), "python");
+  }
+
+  // Parses the file and reads its module body, so that its functions can be called from other files.
+  void prepare() {
+    std::string_view text = source_.text();
+    tree_.reset(
+        ts_parser_parse_string(parser_.get(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+    if (!tree_) return;
+    TSNode root = ts_tree_root_node(tree_.get());
+    collect_functions(root);
+    FactTable scratch;
+    Context ctx;
+    walk_block(root, module_scope_, scratch, ctx, 0, false);
   }
 
   ParsedFile run() {
@@ -102,6 +138,7 @@ class PythonParser {
 
     // Module body first: constants, config objects, and the module job.
     collect_functions(root);
+    collect_imports(root);
     FactTable module;
     Context ctx;
     walk_block(root, module_scope_, module, ctx, 0, /*module_level=*/true);
@@ -183,6 +220,77 @@ class PythonParser {
     nemo2_hint_ = t.find("nemo_run") != std::string_view::npos ||
                   t.find("nemo.collections.llm") != std::string_view::npos ||
                   t.find("MegatronStrategy") != std::string_view::npos;
+  }
+
+  void collect_imports(TSNode root) {
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+      TSNode c = ts_node_named_child(root, i);
+      if (type_of(c) != "import_from_statement") continue;
+      TSNode module = ts_node_child_by_field_name(c, "module_name", 11);
+      if (ts_node_is_null(module)) continue;
+      std::string spec = text(module);
+      for (std::uint32_t k = 0; k < ts_node_named_child_count(c); ++k) {
+        const char* field = ts_node_field_name_for_named_child(c, k);
+        if (!field || std::string_view(field) != "name") continue;
+        TSNode name = ts_node_named_child(c, k);
+        std::string original = text(name), local = original;
+        if (type_of(name) == "aliased_import") {
+          original = text(ts_node_child_by_field_name(name, "name", 4));
+          local = text(ts_node_child_by_field_name(name, "alias", 5));
+        }
+        imports_[local] = {spec, original};
+      }
+    }
+  }
+
+  // A module spec (".base", "..x", "pkg.mod") as a local file, if one exists.
+  std::optional<std::string> resolve_module(const std::string& spec) const {
+    namespace fs = std::filesystem;
+    fs::path here = fs::path(std::string(path_)).parent_path();
+    std::size_t dots = 0;
+    while (dots < spec.size() && spec[dots] == '.') ++dots;
+    std::string rest = spec.substr(dots);
+    std::replace(rest.begin(), rest.end(), '.', '/');
+    std::vector<fs::path> bases;
+    if (dots > 0) {
+      fs::path b = here;
+      for (std::size_t i = 1; i < dots; ++i) b = b.parent_path();
+      bases.push_back(b);
+    } else {
+      // An absolute import of a package in this checkout: look in the file's folder and above it.
+      fs::path b = here;
+      for (int i = 0; i < 10; ++i) {
+        bases.push_back(b);
+        if (!b.has_parent_path() || b.parent_path() == b) break;
+        b = b.parent_path();
+      }
+    }
+    for (const auto& b : bases) {
+      for (const fs::path& candidate : {b / (rest + ".py"), b / rest / "__init__.py"}) {
+        struct stat st {};
+        if (!rest.empty() && ::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            static_cast<std::size_t>(st.st_size) <= kMaxImportedFileSize)
+          return candidate.lexically_normal().string();
+      }
+    }
+    return std::nullopt;
+  }
+
+  PythonParser* imported_module(const std::string& spec) {
+    if (import_depth_ >= kMaxImportDepth) return nullptr;
+    auto file = resolve_module(spec);
+    if (!file || *file == path_) return nullptr;
+    auto it = graph_.parsers.find(*file);
+    if (it != graph_.parsers.end()) return it->second.get();
+    graph_.parsers[*file] = nullptr;  // guards cycles while it is being read
+    std::ifstream in(*file, std::ios::binary);
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto source = std::make_unique<SourceText>(std::move(content));
+    auto parser = std::make_unique<PythonParser>(*file, *source, graph_, import_depth_ + 1);
+    graph_.sources[*file] = std::move(source);
+    parser->prepare();
+    graph_.parsers[*file] = std::move(parser);
+    return graph_.parsers[*file].get();
   }
 
   // Parameters with defaults are weak values (callers usually override them); without a default, unknown.
@@ -268,7 +376,7 @@ class PythonParser {
 
   void statement(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth, bool module_level) {
     if (depth > kMaxDepth) return;
-    ++statements_read_;
+    ++graph_.statements_read;
     std::string t = type_of(n);
     if (t == "expression_statement") {
       for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
@@ -771,8 +879,23 @@ class PythonParser {
         }
     }
     PyVal result;
+    PythonParser* owner = nullptr;
+    std::string callee_name = fname;
     if (type_of(fn) == "identifier" && functions_.count(fname)) {
-      result = call_local(fname, positional, keywords, scope, table, ctx, depth);
+      owner = this;
+    } else if (auto imp = imports_.find(fname); type_of(fn) == "identifier" && imp != imports_.end()) {
+      owner = imported_module(imp->second.first);
+      callee_name = imp->second.second;
+      if (owner && !owner->functions_.count(callee_name)) owner = nullptr;
+    }
+    bool recipe_call = owner != nullptr;
+    if (owner) {
+      std::vector<Arg> pos;
+      std::vector<std::pair<std::string, Arg>> kw;
+      for (TSNode p : positional) pos.push_back({eval(p, scope, table, ctx, depth + 1), node_location(p)});
+      for (const auto& [name, value] : keywords)
+        kw.emplace_back(name, Arg{eval(value, scope, table, ctx, depth + 1), node_location(value)});
+      result = owner->invoke(callee_name, pos, kw, table, ctx, depth);
       if (result.object)
         for (const auto& f : *result.object) facts->push_back(f);
     } else {
@@ -792,11 +915,10 @@ class PythonParser {
         for (const auto& f : *v.object) facts->push_back(f);  // already recorded where the dict was written
     }
     for (const auto& [name, value] : keywords) {
+      if (recipe_call) break;  // bound to the callee's parameters above
       PyVal v = eval(value, scope, table, ctx, depth + 1);
       if (v.object)
         for (const auto& f : *v.object) facts->push_back(f);  // nested config objects (model=Provider(...))
-      if (type_of(fn) == "identifier" && functions_.count(fname))
-        continue;  // bound to the callee's parameters
       auto key = key_for_name(name);
       if (!key) {
         if (constructor) table.unrecognized.push_back({name, node_location(ts_node_parent(value)), false});
@@ -813,13 +935,15 @@ class PythonParser {
     return result;
   }
 
-  // A call to a recipe function of this module: read it with the arguments bound, inherit its settings.
-  PyVal call_local(const std::string& fname, const std::vector<TSNode>& positional,
-                   const std::vector<std::pair<std::string, TSNode>>& keywords, Scope& scope,
-                   FactTable& table, Context& ctx, int depth) {
+  // A call to a recipe function (of this module or an imported local one): read it with the arguments
+  // bound, and inherit its settings.
+  PyVal invoke(const std::string& fname, const std::vector<Arg>& positional,
+               const std::vector<std::pair<std::string, Arg>>& keywords, FactTable& table, Context& ctx,
+               int depth) {
     PyVal out = known(Value::unknown("the result of " + fname + "()"));
-    if (ctx.call_depth >= kMaxCallDepth || statements_read_ > kMaxStatements ||
-        std::find(ctx.call_stack.begin(), ctx.call_stack.end(), fname) != ctx.call_stack.end())
+    std::string qualified = std::string(path_) + ":" + fname;
+    if (ctx.call_depth >= kMaxCallDepth || graph_.statements_read > kMaxStatements ||
+        std::find(ctx.call_stack.begin(), ctx.call_stack.end(), qualified) != ctx.call_stack.end())
       return out;
     TSNode fn = functions_.at(fname);
     Scope callee = module_scope_;
@@ -834,9 +958,10 @@ class PythonParser {
       if (type_of(p) == "typed_parameter") nm = ts_node_named_child(p, 0);
       names.push_back(ts_node_is_null(nm) ? "" : text(nm));
     }
-    auto bind = [&](const std::string& name, TSNode value) {
-      PyVal v = eval(value, scope, table, ctx, depth + 1);
-      callee[name] = v;
+    auto bind = [&](const std::string& name, const Arg& arg) {
+      PyVal bound = arg.value;
+      bound.via.insert(bound.via.begin(), {arg.where, name + " passed to " + fname + "() here"});
+      callee[name] = bound;
       if (auto key = key_for_name(name)) {
         // The caller's argument replaces the callee's default for that setting.
         for (std::size_t i = inner.facts.size(); i-- > 0;)
@@ -844,14 +969,14 @@ class PythonParser {
             inner.facts.erase(inner.facts.begin() + static_cast<long>(i));
             inner.inherited.erase(inner.inherited.begin() + static_cast<long>(i));
           }
-        inner.add(make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name), true);
+        inner.add(make_fact(*key, arg.value, arg.where, Origin::kPythonKwarg, name), true);
       }
     };
     for (std::size_t i = 0; i < positional.size() && i < names.size(); ++i) bind(names[i], positional[i]);
-    for (const auto& [name, value] : keywords) bind(name, value);
+    for (const auto& [name, arg] : keywords) bind(name, arg);
     Context c = ctx;
     ++c.call_depth;
-    c.call_stack.push_back(fname);
+    c.call_stack.push_back(qualified);
     c.in_loop = false;
     PyVal saved = return_value_;
     return_value_ = PyVal{};
@@ -860,7 +985,7 @@ class PythonParser {
     PyVal returned = return_value_;
     return_value_ = saved;
     auto facts = std::make_shared<std::vector<Fact>>();
-    statements_read_ += inner.facts.size();  // inherited settings count against the same budget
+    graph_.statements_read += inner.facts.size();  // inherited settings count against the same budget
     for (auto f : inner.facts) {
       if (f.origin == Origin::kRecipeName) continue;
       f.written_at.push_back({f.location, "set in " + fname + "()"});
@@ -872,7 +997,7 @@ class PythonParser {
     return out;
   }
 
-  std::string_view path_;
+  std::string path_;  // owned: imported modules outlive the strings their paths were built from
   const SourceText& source_;
   ParsedFile out_;
   std::unique_ptr<TSParser, TsParserDeleter> parser_;
@@ -881,14 +1006,17 @@ class PythonParser {
   std::vector<std::pair<std::string, TSNode>> function_order_;  // in definition order
   Scope module_scope_;
   PyVal return_value_;
-  std::size_t statements_read_ = 0;
+  ImportGraph& graph_;
+  int import_depth_ = 0;
+  std::map<std::string, std::pair<std::string, std::string>> imports_;  // local name -> (module, name)
   bool bridge_hint_ = false, nemo2_hint_ = false;
 };
 
 }  // namespace
 
 ParsedFile parse_python(std::string_view path, const SourceText& source) {
-  PythonParser parser(path, source);
+  ImportGraph graph;
+  PythonParser parser(path, source, graph);
   return parser.run();
 }
 

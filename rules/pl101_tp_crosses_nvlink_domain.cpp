@@ -87,7 +87,7 @@ class TpCrossesNvlinkDomain final : public Rule {
     std::int64_t d = domain.size;
     if (size <= 1 || d <= 0 || !fact->location.in_file()) return;
     std::string domain_source =
-        domain.from ? fmt::format("{} set by {}", domain.source, describe_source(*domain.from))
+        domain.from ? fmt::format("{} set by {}", domain.source, describe_source(*domain.from, job.path()))
                     : domain.source;
     std::vector<std::int64_t> fitting;
     for (std::int64_t v : divisors(d))

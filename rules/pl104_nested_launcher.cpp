@@ -62,7 +62,7 @@ class NestedLauncher final : public Rule {
     f.message = fmt::format(
         "torchrun is started by srun with {} tasks per node ({}): srun starts {} torchrun launchers on every "
         "node",
-        *n, describe_source(*tasks), *n);
+        *n, describe_source(*tasks, job.path()), *n);
     if (procs)
       f.message += fmt::format(
           ", each spawning {} workers ({} processes per node); they collide on the rendezvous "

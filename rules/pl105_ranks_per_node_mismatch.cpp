@@ -81,18 +81,19 @@ class RanksPerNodeMismatch final : public Rule {
     if (!ranks || !gpus || !r || !g || *r == *g || *r <= 0 || *g <= 0) return;
     Finding f;
     f.location = ranks->location.in_file() ? ranks->location : Location{job.path(), job.range()};
-    std::string ranks_text = ranks->location.in_file() ? describe_source(*ranks) : ranks->spelling;
+    std::string ranks_text =
+        ranks->location.in_file() ? describe_source(*ranks, job.path()) : ranks->spelling;
     if (*r > *g) {
       f.severity = Severity::kError;
       f.message = fmt::format(
           "{} ranks per node ({}) but {} GPUs per node ({}): {} ranks would share GPUs, which "
           "runs out of memory or fails in NCCL with duplicate GPUs",
-          *r, ranks_text, *g, describe_source(*gpus), *r - *g);
+          *r, ranks_text, *g, describe_source(*gpus, job.path()), *r - *g);
     } else {
       f.severity = Severity::kWarning;
       f.message =
           fmt::format("{} ranks per node ({}) but {} GPUs per node ({}): {} GPUs on every node stay idle", *r,
-                      ranks_text, *g, describe_source(*gpus), *g - *r);
+                      ranks_text, *g, describe_source(*gpus, job.path()), *g - *r);
     }
     f.help = fmt::format("start {} ranks per node (one per GPU), or request {} GPUs per node", *g, *r);
     f.related = related_locations(*gpus, "GPUs per node set here");

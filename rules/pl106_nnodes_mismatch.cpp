@@ -60,7 +60,8 @@ class NnodesMismatch final : public Rule {
     f.location = nnodes->location;
     f.weak = nnodes->weak || nodes->weak;
     f.message = fmt::format("the launcher starts {} node{} ({}) but the allocation has {} ({}): {}", *a,
-                            *a == 1 ? "" : "s", describe_source(*nnodes), *b, describe_source(*nodes),
+                            *a == 1 ? "" : "s", describe_source(*nnodes, job.path()), *b,
+                            describe_source(*nodes, job.path()),
                             *a > *b ? "the rendezvous waits for nodes that never arrive and the job hangs"
                                     : "the other allocated nodes join a full rendezvous or sit idle");
     f.help = fmt::format("use {} (or $SLURM_NNODES) so that both agree", *b);

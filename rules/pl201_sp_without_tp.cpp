@@ -79,7 +79,7 @@ class SpWithoutTp final : public Rule {
     f.message = fmt::format(
         "sequence_parallel is on but TP=1 ({}): there is no tensor-parallel group to split "
         "activations across; {}",
-        describe_source(*tp_fact), framework_behaviour(job.framework()));
+        describe_source(*tp_fact, job.path()), framework_behaviour(job.framework()));
     f.help =
         "set sequence_parallel to false, or use TP > 1 (SP only pays off together with tensor parallelism)";
     f.related = related_locations(*tp_fact, "TP=1 set here");

@@ -347,3 +347,13 @@ class CrossFile(unittest.TestCase):
         self.assertEqual(values["expert_model_parallel_size"]["value"], 8)
         self.assertEqual(values["tensor_model_parallel_size"]["value"], 4)  # the command line wins over TP = 2
         self.assertEqual(values["tensor_model_parallel_size"]["origin"], "megatron-flag")
+
+
+class ImportedRecipes(unittest.TestCase):
+    def test_variant_inherits_from_a_local_module(self):
+        r = run("check", "--format", "json", "fixtures/crossfile/recipes/variants.py", cwd=ROOT)
+        ds = {d["code"]: d for d in json.loads(r.stdout)["diagnostics"]}
+        self.assertEqual(set(ds), {"PL201", "PL301"})
+        self.assertIn("base.py:12", ds["PL201"]["message"])
+        related = {(rel["path"], rel["range"]["start"]["line"]) for rel in ds["PL201"]["related"]}
+        self.assertIn(("fixtures/crossfile/recipes/variants.py", 12), related)  # tensor_parallelism=1 passed here

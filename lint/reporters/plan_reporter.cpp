@@ -108,7 +108,11 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
     for (std::size_t i = 0; i < kKeyCount; ++i) {
       const Fact* f = job->fact(static_cast<Key>(i));
       if (!f) continue;
-      std::string where = f->location.in_file() ? fmt::format("line {}", f->location.range.start.line) : "";
+      std::string where;
+      if (f->location.in_file())
+        where = f->location.path == job->path()
+                    ? fmt::format("line {}", f->location.range.start.line)
+                    : fmt::format("{}:{}", f->location.path, f->location.range.start.line);
       std::string value =
           f->value.is_unknown() ? "unknown: " + f->value.unknown_reason() : f->value.to_string();
       out << fmt::format("  {:<38} {:<12} {}{}{}\n", key_name(static_cast<Key>(i)), escape_control(value),
