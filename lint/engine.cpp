@@ -10,10 +10,11 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <thread>
 
-#include "lint/entry_scripts.h"
+#include "lint/cross_file.h"
 #include "lint/gitignore.h"
 #include "lint/source_text.h"
 #include "parsers/python_parser.h"
@@ -157,7 +158,15 @@ Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback
   if (f.weak && d.severity == Severity::kError) d.severity = Severity::kWarning;
   d.message = std::move(f.message);
   d.location = f.location.in_file() ? std::move(f.location) : fallback;
-  d.related = std::move(f.related);
+  // The same related place can arrive through several facts (a config selected once, used by many keys).
+  for (auto& r : f.related) {
+    bool seen = std::any_of(d.related.begin(), d.related.end(), [&](const RelatedLocation& x) {
+      return x.location.path == r.location.path && x.location.range == r.location.range &&
+             x.message == r.message;
+    });
+    if (!seen && !(r.location.path == d.location.path && r.location.range == d.location.range))
+      d.related.push_back(std::move(r));
+  }
   d.help = std::move(f.help);
   d.sensitive = f.sensitive;
   return d;
@@ -172,7 +181,7 @@ ParsedFile parse_source(const std::string& path, const SourceText& source) {
       break;
     case FileKind::kShell:
       parsed = parse_shell(path, source);
-      merge_entry_scripts(parsed, 16u << 20);
+      resolve_referenced_files(parsed, 16u << 20);
       break;
     case FileKind::kPython:
       parsed = parse_python(path, source);
@@ -204,8 +213,18 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
       for (auto& f : findings) found.push_back(to_diagnostic(*rule, std::move(f), job_start));
     }
   }
+  std::map<std::string, std::unique_ptr<SourceText>> others;  // files findings point into (cross-file)
+  auto line_of = [&](const Location& loc) -> std::string {
+    if (loc.path == path) return std::string(source.line(loc.range.start.line));
+    auto it = others.find(loc.path);
+    if (it == others.end()) {
+      auto other = read_input(loc.path, options.max_file_size);
+      it = others.emplace(loc.path, other ? std::make_unique<SourceText>(std::move(*other)) : nullptr).first;
+    }
+    return it->second ? std::string(it->second->line(loc.range.start.line)) : std::string();
+  };
   for (auto& d : found) {
-    std::string line = d.location.path == path ? std::string(source.line(d.location.range.start.line)) : "";
+    std::string line = line_of(d.location);
     if (d.sensitive && !line.empty()) {
       // Mask the secret itself in the snippet shown to people and CI logs.
       std::size_t b = column_to_byte(line, d.location.range.start.column);
@@ -245,6 +264,15 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
   }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
                    [](const auto& a, const auto& b) { return diagnostic_less(a.diagnostic, b.diagnostic); });
+  // A file linted on its own and also pulled in by a launch reports each finding once.
+  auto same = [](const CheckedDiagnostic& a, const CheckedDiagnostic& b) {
+    return a.diagnostic.code == b.diagnostic.code &&
+           a.diagnostic.location.path == b.diagnostic.location.path &&
+           a.diagnostic.location.range == b.diagnostic.location.range &&
+           a.diagnostic.message == b.diagnostic.message;
+  };
+  result.diagnostics.erase(std::unique(result.diagnostics.begin(), result.diagnostics.end(), same),
+                           result.diagnostics.end());
   return result;
 }
 

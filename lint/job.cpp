@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "lint/model_table.h"
+
 namespace parlint {
 namespace {
 
@@ -27,18 +29,28 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       under_srun_(raw.under_srun),
       gpu_entry_point_(raw.gpu_entry_point),
       unrecognized_(raw.unrecognized),
+      notes_(raw.notes),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()) {
+  // A named Megatron-Bridge recipe contributes its defaults and its model, below everything written.
+  std::vector<Fact> facts;
+  if (!raw.recipe.empty()) {
+    if (const RecipeInfo* recipe = find_recipe(raw.recipe)) {
+      facts = recipe_facts(*recipe);
+      if (framework_ == Framework::kUnknown) framework_ = Framework::kMegatronBridge;
+    }
+  }
+  facts.insert(facts.end(), raw.facts.begin(), raw.facts.end());
   // The strongest spelling of each key wins; among equals, the last one written.
-  for (const Fact& f : raw.facts) {
+  for (const Fact& f : facts) {
     auto& slot = values_[static_cast<std::size_t>(f.key)];
     if (slot && slot->priority > f.priority) continue;
-    if (f.value.kind() == Value::Kind::kNull) {
+    if (f.value.kind() == Value::Kind::kNull && f.origin != Origin::kRecipeDefault) {
       slot.reset();  // `key: null` asks for the framework default
       written_[static_cast<std::size_t>(f.key)] = false;
       continue;
     }
     slot = f;
-    written_[static_cast<std::size_t>(f.key)] = true;
+    written_[static_cast<std::size_t>(f.key)] = f.origin != Origin::kRecipeDefault || f.location.in_file();
   }
   describes_model_ =
       get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
@@ -188,8 +200,9 @@ void Job::derive_world_size() {
       per_node_default_text = "SLURM's default of one task per node";
       break;
     case LaunchKind::kLightning:
-      count_key = Key::kNnodes;
-      per_node_key = Key::kNprocPerNode;
+      count_key = fact(Key::kNnodes) || !fact(Key::kNodes) ? Key::kNnodes : Key::kNodes;
+      per_node_key =
+          fact(Key::kNprocPerNode) || !fact(Key::kGpusPerNode) ? Key::kNprocPerNode : Key::kGpusPerNode;
       count_default = 1;
       count_default_text = "the default trainer.num_nodes=1";
       break;

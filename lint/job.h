@@ -63,6 +63,7 @@ class Job {
   bool under_srun() const { return under_srun_; }
   bool gpu_entry_point() const { return gpu_entry_point_; }
   const std::vector<UnrecognizedSetting>& unrecognized() const { return unrecognized_; }
+  const std::vector<std::string>& notes() const { return notes_; }
 
  private:
   void set(Fact fact) { values_[static_cast<std::size_t>(fact.key)] = std::move(fact); }
@@ -80,6 +81,7 @@ class Job {
   LaunchKind launch_ = LaunchKind::kNone;
   bool under_slurm_ = false, under_srun_ = false, gpu_entry_point_ = false;
   std::vector<UnrecognizedSetting> unrecognized_;
+  std::vector<std::string> notes_;
   bool describes_model_ = false;
   ClusterProfile cluster_;
   NvlinkDomain domain_;

@@ -30,8 +30,10 @@ struct RawJob {
   bool under_srun = false;                        // started by srun (one copy per task)
   bool gpu_entry_point = false;                   // a training entry point (GPU work), not a CPU helper
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
-  std::string entry_script;  // the Python file a launch runs, as written ("train.py"), if any
-  std::string recipe;        // --recipe NAME of a Megatron-Bridge launch
+  std::string entry_script;        // the Python file a launch runs, as written ("train.py"), if any
+  std::string recipe;              // --recipe NAME of a Megatron-Bridge launch
+  std::vector<Word> config_files;  // config files the launch selects (see TrainingArgs::config_files)
+  std::vector<std::string> notes;  // what cross-file resolution read or could not find, for `plan`
 };
 
 // An arithmetic expression whose result sets a node count, GPU count or world size, with the parallel

@@ -111,6 +111,7 @@ Value hydra_value(std::string_view text) {
 TrainingArgs parse_training_args(std::span<const Word> words) {
   TrainingArgs out;
   std::vector<Fact> shorthands, flags, overrides;
+  std::optional<Word> config_path, config_name;
   for (std::size_t i = 0; i < words.size(); ++i) {
     const Word& w = words[i];
     std::string_view t = w.text;
@@ -129,6 +130,22 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
           return nullptr;
         return &words[++i];
       };
+      // Hydra's short -cp/-cn are not read: Megatron-Bridge uses -cp for context parallelism.
+      if (name == "--config-file" || name == "--config_file" || name == "--config-path" ||
+          name == "--config_path" || name == "--config-name" || name == "--config_name") {
+        if (const Word* v = inline_value ? &w : next_value()) {
+          Word f = *v;
+          if (inline_value) f.text = std::string(*inline_value);
+          f.location = span(w.location, v->location);
+          if (name.find("path") != std::string_view::npos)
+            config_path = f;
+          else if (name.find("name") != std::string_view::npos)
+            config_name = f;
+          else
+            out.config_files.push_back(f);
+        }
+        continue;
+      }
       if (name == "--recipe") {
         if (const Word* v = inline_value ? &w : next_value()) {
           out.recipe = *v;
@@ -189,6 +206,16 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
     auto eq = t.find('=');
     if (eq == std::string_view::npos || eq == 0) continue;
     std::string_view key_text = t.substr(0, eq);
+    // A config-group choice (training=gpt3/5b): a plain key and a value naming a file in the group folder.
+    if (key_text.find('.') == std::string_view::npos && !w.unknown &&
+        key_text.find('+') == std::string_view::npos &&
+        t.substr(eq + 1).find('/') != std::string_view::npos && t.find("://") == std::string_view::npos &&
+        !t.substr(eq + 1).starts_with("/")) {
+      Word g = w;
+      g.text = "group:" + std::string(key_text) + "/" + std::string(t.substr(eq + 1));
+      out.config_files.push_back(std::move(g));
+      continue;
+    }
     if (key_text.starts_with("~")) continue;  // deletion: the key falls back to its default
     while (key_text.starts_with("+")) key_text.remove_prefix(1);
     std::vector<std::string> path;
@@ -216,6 +243,12 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
     overrides.push_back(make_fact(key, word_value(w, t.substr(eq + 1), key_type(key), match->inverted),
                                   w.location, Origin::kOverride, std::string(key_text), w));
     overrides.back().priority = match->priority;
+  }
+  if (config_name) {
+    Word f = *config_name;
+    std::string dir = config_path ? config_path->text : std::string(".");
+    f.text = dir + "/" + f.text;
+    out.config_files.push_back(std::move(f));
   }
   // Trailing key=value overrides win over shorthands (run_recipe.py appends them last).
   for (auto* group : {&shorthands, &flags, &overrides})

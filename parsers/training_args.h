@@ -15,7 +15,11 @@ struct TrainingArgs {
   std::vector<Fact> facts;  // in precedence order: shorthands, then flags, then overrides
   std::vector<Conflict> conflicts;
   std::vector<UnrecognizedSetting> unrecognized;
-  std::optional<Word> recipe;      // --recipe NAME (Megatron-Bridge run_recipe.py)
+  std::optional<Word> recipe;  // --recipe NAME (Megatron-Bridge run_recipe.py)
+  // Config files the launch selects: --config-file x.yaml, Hydra --config-path DIR --config-name NAME
+  // (joined as DIR/NAME), and config-group choices such as NeMo-Framework-Launcher's training=gpt3/5b
+  // (as "group:training/gpt3/5b").
+  std::vector<Word> config_files;
   bool megatron_flags = false;     // at least one Megatron-LM flag
   bool hydra_overrides = false;    // at least one key=value override
   bool lightning_trainer = false;  // trainer.num_nodes / trainer.devices overrides (NeMo launches)

@@ -66,12 +66,14 @@ class EpOnDense final : public Rule {
     std::string experts_text = experts->location.in_file()
                                    ? fmt::format("num_moe_experts={} at line {}", experts->value.to_string(),
                                                  experts->location.range.start.line)
-                                   : "num_moe_experts is not set";
+                               : experts->origin == Origin::kRecipeDefault
+                                   ? experts->spelling
+                                   : std::string("num_moe_experts is not set, so it has no expert layers");
     if (auto e = ep->value.as_int(); e && *e > 1 && ep->location.in_file()) {
       Finding f;
       f.location = ep->location;
       f.message = fmt::format(
-          "EP={} on a dense model ({}: the model has no expert layers); Megatron-Core raises "
+          "EP={} on a dense model ({}); Megatron-Core raises "
           "\"num_moe_experts must be non None to use expert-parallel.\"",
           *e, experts_text);
       f.help =

@@ -357,3 +357,49 @@ class ImportedRecipes(unittest.TestCase):
         self.assertIn("base.py:12", ds["PL201"]["message"])
         related = {(rel["path"], rel["range"]["start"]["line"]) for rel in ds["PL201"]["related"]}
         self.assertIn(("fixtures/crossfile/recipes/variants.py", 12), related)  # tensor_parallelism=1 passed here
+
+
+class ModelKnowledge(unittest.TestCase):
+    def codes(self, path):
+        r = run("check", "--format", "json", path, cwd=ROOT)
+        return {d["code"]: d for d in json.loads(r.stdout)["diagnostics"]}
+
+    def test_deepseek_v3_recipe_layout_from_the_table(self):
+        ds = self.codes("fixtures/crossfile/bridge_deepseek_v3_512gpus.sbatch")
+        self.assertIn("PL102", ds)
+        self.assertIn("M = PP·lcm(TP·CP, EP·ETP) = 1024", ds["PL102"]["message"])
+        plan = json.loads(run("plan", "--format", "json", "fixtures/crossfile/bridge_deepseek_v3_512gpus.sbatch",
+                              cwd=ROOT).stdout)
+        v = plan["jobs"][0]["values"]
+        self.assertEqual([v[k]["value"] for k in ("tensor_model_parallel_size", "pipeline_model_parallel_size",
+                                                  "expert_model_parallel_size", "expert_tensor_parallel_size")],
+                         [2, 16, 64, 1])
+        self.assertEqual(v["num_moe_experts"]["value"], 256)
+        self.assertEqual(v["expert_model_parallel_size"]["origin"], "recipe-default")
+        self.assertEqual(plan["jobs"][0]["framework"], "megatron-bridge")
+
+    def test_ep_on_a_dense_recipe_model(self):
+        ds = self.codes("fixtures/crossfile/bridge_llama3_70b_ep8.sbatch")
+        self.assertIn("PL301", ds)
+        self.assertIn("Llama 3 70B", ds["PL301"]["message"])
+
+    def test_launcher_config_group_chain(self):
+        ds = self.codes("fixtures/crossfile/launcher/examples/gpt3_5b_16nodes.sh")
+        d = ds["PL202"]
+        self.assertEqual(d["path"], "fixtures/crossfile/launcher/conf/training/gpt3/5b.yaml")
+        self.assertEqual(d["range"]["start"]["line"], 15)
+        related = {(r["path"], r["range"]["start"]["line"]) for r in d["related"]}
+        self.assertIn(("fixtures/crossfile/launcher/examples/gpt3_5b_16nodes.sh", 4), related)
+        # Linting the folder reports the YAML's own finding once, not once per job that reads it.
+        all_ds = json.loads(run("check", "--format", "json", "fixtures/crossfile/launcher", cwd=ROOT).stdout)
+        self.assertEqual(sum(1 for x in all_ds["diagnostics"] if x["code"] == "PL202"), 1)
+
+    def test_missing_config_is_unknown_and_explained(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "launch.sh")
+            with open(script, "w") as f:
+                f.write("python3 main.py training=gpt3/999b training.trainer.num_nodes=3\n")
+            r = run("check", "--format", "json", script)
+            self.assertEqual(json.loads(r.stdout)["diagnostics"], [])
+            plan = json.loads(run("plan", "--format", "json", script).stdout)
+            self.assertTrue(any("gpt3/999b was not found" in n for n in plan["jobs"][0]["notes"]))

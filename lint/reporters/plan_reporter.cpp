@@ -79,11 +79,14 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
       values[std::string(key_name(static_cast<Key>(i)))] = v;
     }
     Derived d = derive(*job);
+    nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+    for (const auto& n : job->notes()) notes.push_back(n);
     jobs.push_back({{"path", job->path()},
                     {"range", range_json(job->range())},
                     {"description", job->description()},
                     {"framework", std::string(framework_id(job->framework()))},
                     {"values", values},
+                    {"notes", notes},
                     {"derived",
                      {{"world_size", opt(d.world)},
                       {"nodes", opt(d.nodes)},
@@ -119,6 +122,7 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
                          escape_control(f->spelling), where.empty() ? "" : " (" + where + ")",
                          f->weak ? " [fallback]" : "");
     }
+    for (const auto& n : job->notes()) out << "  note: " << escape_control(n) << "\n";
     Derived d = derive(*job);
     auto s = [](const std::optional<std::int64_t>& v) {
       return v ? std::to_string(*v) : std::string("unknown");

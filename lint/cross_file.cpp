@@ -1,0 +1,152 @@
+#include "lint/cross_file.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+
+#include "lint/source_text.h"
+#include "parsers/python_parser.h"
+#include "parsers/yaml_parser.h"
+
+namespace parlint {
+namespace fs = std::filesystem;
+namespace {
+
+bool regular_file(const fs::path& p, std::size_t max_size) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         static_cast<std::size_t>(st.st_size) <= max_size;
+}
+
+// The folders a relative reference is looked up in: the launching script's folder and the folders above it
+// up to the top of its git checkout, then the working directory.
+std::vector<fs::path> search_bases(const std::string& launcher) {
+  std::vector<fs::path> bases;
+  fs::path dir = fs::path(launcher).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  fs::path abs = fs::absolute(dir, ec).lexically_normal();
+  fs::path rel = dir;
+  for (int i = 0; i < 16; ++i) {
+    bases.push_back(rel);
+    if (fs::exists(abs / ".git", ec) || !abs.has_parent_path() || abs.parent_path() == abs) break;
+    abs = abs.parent_path();
+    rel = (rel / "..").lexically_normal();
+  }
+  bases.push_back(".");
+  return bases;
+}
+
+std::optional<std::string> find(const std::string& launcher, const std::vector<std::string>& relative,
+                                std::size_t max_size) {
+  for (const auto& base : search_bases(launcher))
+    for (const auto& r : relative) {
+      fs::path p = fs::path(r).is_absolute() ? fs::path(r) : base / r;
+      if (regular_file(p, max_size)) return p.lexically_normal().string();
+    }
+  return std::nullopt;
+}
+
+struct Loaded {
+  std::unique_ptr<SourceText> source;
+  ParsedFile parsed;
+};
+
+class Resolver {
+ public:
+  Resolver(ParsedFile& file, std::size_t max_size) : file_(file), max_size_(max_size) {}
+
+  const ParsedFile* load(const std::string& path, bool python) {
+    auto it = cache_.find(path);
+    if (it != cache_.end()) return &it->second.parsed;
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Loaded l;
+    l.source = std::make_unique<SourceText>(std::move(text));
+    l.parsed = python ? parse_python(path, *l.source) : parse_yaml(path, *l.source);
+    return &cache_.emplace(path, std::move(l)).first->second.parsed;
+  }
+
+  void run() {
+    for (RawJob& job : file_.jobs) {
+      std::vector<Fact> below;  // facts from referenced files, lowest precedence first
+      for (const Word& c : job.config_files) config(job, c, below);
+      if (!job.entry_script.empty()) entry_script(job, below);
+      if (below.empty()) continue;
+      below.insert(below.end(), job.facts.begin(), job.facts.end());
+      job.facts = std::move(below);
+    }
+  }
+
+ private:
+  void config(RawJob& job, const Word& ref, std::vector<Fact>& below) {
+    std::vector<std::string> candidates;
+    std::string shown = ref.text;
+    if (ref.text.starts_with("group:")) {
+      std::string group = ref.text.substr(6);  // training/gpt3/5b
+      shown = group.substr(0, group.find('/')) + "=" + group.substr(group.find('/') + 1);
+      for (const char* root : {"conf/", "launcher_scripts/conf/", ""}) {
+        candidates.push_back(root + group + ".yaml");
+        candidates.push_back(root + group + ".yml");
+      }
+    } else {
+      candidates.push_back(ref.text);
+      if (fs::path(ref.text).extension().empty()) candidates.push_back(ref.text + ".yaml");
+    }
+    auto path = find(file_.path, candidates, max_size_);
+    if (!path) {
+      job.notes.push_back("config " + shown + " was not found next to " + file_.path +
+                          ", in its checkout or the working directory; its values are unknown");
+      return;
+    }
+    const ParsedFile* parsed = load(*path, false);
+    if (parsed->jobs.empty()) return;
+    const RawJob& base = parsed->jobs.front();
+    for (Fact f : base.facts) {
+      // trainer.num_nodes / trainer.devices of a config are what the framework starts, not the allocation.
+      if (f.key == Key::kNodes) f.key = Key::kNnodes;
+      if (f.key == Key::kGpusPerNode) f.key = Key::kNprocPerNode;
+      f.written_at.push_back({ref.location, "configuration selected here (" + shown + ")"});
+      below.push_back(std::move(f));
+    }
+    if (job.framework == Framework::kUnknown) job.framework = base.framework;
+    if (job.launch == LaunchKind::kPython && base.framework == Framework::kNemo1)
+      job.launch = LaunchKind::kLightning;
+    job.notes.push_back("read " + *path + " (" + shown + ")");
+  }
+
+  void entry_script(RawJob& job, std::vector<Fact>& below) {
+    auto path = find(file_.path, {job.entry_script}, max_size_);
+    if (!path || *path == file_.path) return;
+    const ParsedFile* parsed = load(*path, true);
+    const RawJob* base = nullptr;
+    for (const RawJob& candidate : parsed->jobs) {
+      if (!job.recipe.empty() && candidate.description == job.recipe + "()") base = &candidate;
+      if (job.recipe.empty() && candidate.description == "module") base = &candidate;
+    }
+    if (!base) return;
+    for (Fact f : base->facts) {
+      f.priority = std::min(f.priority, 1);
+      below.push_back(std::move(f));
+    }
+    job.unrecognized.insert(job.unrecognized.end(), base->unrecognized.begin(), base->unrecognized.end());
+    if (job.framework == Framework::kUnknown) job.framework = base->framework;
+    job.notes.push_back("read " + *path);
+  }
+
+  ParsedFile& file_;
+  std::size_t max_size_;
+  std::map<std::string, Loaded> cache_;
+};
+
+}  // namespace
+
+void resolve_referenced_files(ParsedFile& file, std::size_t max_file_size) {
+  Resolver(file, max_file_size).run();
+}
+
+}  // namespace parlint

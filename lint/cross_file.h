@@ -1,0 +1,15 @@
+#pragma once
+// Cross-file resolution for launches: a shell launch pulls in the local files it names — the Python
+// script it runs (its module body, or the function named by --recipe), config files (--config-file,
+// Hydra --config-path/--config-name) and config-group choices (NeMo-Framework-Launcher training=gpt3/5b
+// -> conf/training/gpt3/5b.yaml) — at lower precedence than the launch's own arguments. Files are looked
+// for next to the launching script, then at the top of its git checkout, then in the working directory.
+#include <cstddef>
+
+#include "parsers/parsed_file.h"
+
+namespace parlint {
+
+void resolve_referenced_files(ParsedFile& file, std::size_t max_file_size);
+
+}  // namespace parlint

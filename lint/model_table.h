@@ -1,0 +1,52 @@
+#pragma once
+// The built-in model and recipe tables (rules/data/models.yaml, recipes.yaml), embedded in the binary.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint/fact.h"
+
+namespace parlint {
+
+struct ModelInfo {
+  std::string key;  // "llama3-70b"
+  std::string name, source;
+  std::vector<std::string> hf;
+  std::int64_t layers = 0, hidden = 0, ffn = 0, heads = 0, groups = 0, kv_channels = 0, vocab = 0, seq = 0;
+  bool gated = true, tied = false;
+  std::int64_t experts = 0, topk = 0, moe_ffn = 0, shared = 0, dense_layers = 0, moe_every = 1;
+  bool mla = false;
+  std::int64_t q_lora = 0, kv_lora = 0, qk_nope = 0, qk_rope = 0, v_head = 0;
+  double params_b = 0, active_b = 0;  // as published
+
+  std::int64_t head_dim() const { return kv_channels ? kv_channels : hidden / heads; }
+  std::int64_t moe_layers() const;
+  bool is_moe() const { return experts > 0; }
+};
+
+struct RecipeInfo {
+  std::string alias, function, model;
+  std::optional<std::int64_t> tp, pp, vpp, cp, ep, etp, seq, gbs, mbs, first_stage, last_stage;
+  std::optional<bool> sp, account_for_embedding, account_for_loss;
+  std::string layout, cp_comm_type;
+};
+
+const std::vector<ModelInfo>& builtin_models();
+const std::vector<RecipeInfo>& builtin_recipes();
+// By table key ("llama3-70b", case and '_'/'.' insensitive) or Hugging Face id.
+const ModelInfo* find_model(std::string_view name);
+// By legacy alias or function name; a module path in front (llm.recipes.x) is ignored.
+const RecipeInfo* find_recipe(std::string_view name);
+
+// Parameters computed from the architecture (billions): all, or those active per token.
+double estimate_params_b(const ModelInfo& m, bool active);
+
+// Facts a model contributes to a job (layers, hidden, heads, query groups, experts, ...), located nowhere
+// and described by `source` ("the llama3_70b_pretrain_config recipe (Llama 3 70B)").
+std::vector<Fact> model_facts(const ModelInfo& m, const std::string& source);
+// The recipe's layout defaults followed by its model's facts.
+std::vector<Fact> recipe_facts(const RecipeInfo& r);
+
+}  // namespace parlint
