@@ -2,11 +2,13 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "lint/source_text.h"
 #include "parsers/python_parser.h"
@@ -41,8 +43,8 @@ std::vector<fs::path> search_bases(const std::string& launcher) {
   return bases;
 }
 
-std::optional<std::string> find(const std::string& launcher, const std::vector<std::string>& relative,
-                                std::size_t max_size) {
+std::optional<std::string> locate(const std::string& launcher, const std::vector<std::string>& relative,
+                                  std::size_t max_size) {
   for (const auto& base : search_bases(launcher))
     for (const auto& r : relative) {
       fs::path p = fs::path(r).is_absolute() ? fs::path(r) : base / r;
@@ -71,8 +73,34 @@ class Resolver {
     return &cache_.emplace(path, std::move(l)).first->second.parsed;
   }
 
+  // NeMo-Framework-Launcher style: a launch that overrides `training.*` without choosing the group takes
+  // the choice from the `defaults:` list of the launcher's conf/config.yaml.
+  void default_groups(RawJob& job) {
+    bool chosen = std::any_of(job.config_files.begin(), job.config_files.end(),
+                              [](const Word& w) { return w.text.starts_with("group:"); });
+    if (chosen || job.launch == LaunchKind::kNone) return;
+    std::set<std::string> packages;
+    for (const Fact& f : job.facts)
+      if (f.origin == Origin::kOverride && f.spelling.find('.') != std::string::npos)
+        packages.insert(f.spelling.substr(0, f.spelling.find('.')));
+    if (packages.empty()) return;
+    auto config = locate(file_.path, {"conf/config.yaml", "launcher_scripts/conf/config.yaml"}, max_size_);
+    if (!config) return;
+    std::ifstream in(*config, std::ios::binary);
+    SourceText text(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+    for (const auto& [group, choice] : hydra_defaults(text)) {
+      if (!packages.count(group)) continue;
+      Word w;
+      w.text = "group:" + group + "/" + choice;
+      w.location = {*config, {}};
+      job.config_files.push_back(std::move(w));
+      job.notes.push_back(group + "=" + choice + " from the defaults of " + *config);
+    }
+  }
+
   void run() {
     for (RawJob& job : file_.jobs) {
+      default_groups(job);
       std::vector<Fact> below;  // facts from referenced files, lowest precedence first
       for (const Word& c : job.config_files) config(job, c, below);
       if (!job.entry_script.empty()) entry_script(job, below);
@@ -97,7 +125,7 @@ class Resolver {
       candidates.push_back(ref.text);
       if (fs::path(ref.text).extension().empty()) candidates.push_back(ref.text + ".yaml");
     }
-    auto path = find(file_.path, candidates, max_size_);
+    auto path = locate(file_.path, candidates, max_size_);
     if (!path) {
       job.notes.push_back("config " + shown + " was not found next to " + file_.path +
                           ", in its checkout or the working directory; its values are unknown");
@@ -120,7 +148,7 @@ class Resolver {
   }
 
   void entry_script(RawJob& job, std::vector<Fact>& below) {
-    auto path = find(file_.path, {job.entry_script}, max_size_);
+    auto path = locate(file_.path, {job.entry_script}, max_size_);
     if (!path || *path == file_.path) return;
     const ParsedFile* parsed = load(*path, true);
     const RawJob* base = nullptr;

@@ -39,6 +39,12 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       if (framework_ == Framework::kUnknown) framework_ = Framework::kMegatronBridge;
     }
   }
+  if (!raw.model.empty()) {
+    if (const ModelInfo* model = find_model(raw.model)) {
+      auto mf = model_facts(*model, model->name + " (built-in model table)");
+      facts.insert(facts.end(), mf.begin(), mf.end());
+    }
+  }
   facts.insert(facts.end(), raw.facts.begin(), raw.facts.end());
   // The strongest spelling of each key wins; among equals, the last one written.
   for (const Fact& f : facts) {

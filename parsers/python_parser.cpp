@@ -190,6 +190,7 @@ class PythonParser {
 
   void emit(FactTable table, const std::string& name, SourceRange range) {
     RawJob job;
+    job.model = named_model_;
     job.range = range;
     job.description = name;
     job.facts = std::move(table.facts);
@@ -855,6 +856,16 @@ class PythonParser {
       }
       return r;
     }
+    // NeMo 2 recipe modules name their model: llm.llama3_70b.pretrain_recipe(...).
+    if ((last == "pretrain_recipe" || last == "finetune_recipe") && fname.find('.') != std::string::npos) {
+      std::string module = fname.substr(0, fname.rfind('.'));
+      named_model_ = module.substr(module.rfind('.') == std::string::npos ? 0 : module.rfind('.') + 1);
+    }
+    if ((last == "from_hf_pretrained" || last == "from_pretrained") && !positional.empty() &&
+        type_of(positional[0]) == "string") {
+      PyVal id = string_value(positional[0]);
+      if (id.value.kind() == Value::Kind::kString) named_model_ = id.value.text();
+    }
     if (last == "setattr" && positional.size() == 3 && type_of(positional[1]) == "string") {
       PyVal key = string_value(positional[1]);
       PyVal v = eval(positional[2], scope, table, ctx, depth + 1);
@@ -1006,6 +1017,7 @@ class PythonParser {
   std::vector<std::pair<std::string, TSNode>> function_order_;  // in definition order
   Scope module_scope_;
   PyVal return_value_;
+  std::string named_model_;  // the last Hugging Face id the file loads (AutoBridge.from_hf_pretrained)
   ImportGraph& graph_;
   int import_depth_ = 0;
   std::map<std::string, std::pair<std::string, std::string>> imports_;  // local name -> (module, name)

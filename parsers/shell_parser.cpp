@@ -1444,6 +1444,7 @@ class ShellParser {
     job.description = std::string(basename(entry)) + " launch";
     if (!l.module && !w[l.entry].unknown() && entry.ends_with(".py")) job.entry_script = entry;
     if (ta.recipe && !ta.recipe->unknown) job.recipe = ta.recipe->text;
+    if (ta.model && !ta.model->unknown) job.model = ta.model->text;
     for (auto& c : ta.config_files)
       if (!c.unknown) job.config_files.push_back(std::move(c));
     job.under_srun = ctx.under_srun;

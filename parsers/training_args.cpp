@@ -146,6 +146,15 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
         }
         continue;
       }
+      if (name == "--hf-model" || name == "--hf_model" || name == "--hf-model-path" ||
+          name == "--hf_model_path" || name == "--hf-model-id" || name == "--hf_model_id" ||
+          name == "--model-name" || name == "--model_name") {
+        if (const Word* v = inline_value ? &w : next_value()) {
+          out.model = *v;
+          if (inline_value) out.model->text = std::string(*inline_value);
+        }
+        continue;
+      }
       if (name == "--recipe") {
         if (const Word* v = inline_value ? &w : next_value()) {
           out.recipe = *v;

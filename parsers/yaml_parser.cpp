@@ -278,6 +278,25 @@ SyntaxError yaml_error(const SourceText& source, const YAML::Mark& mark, const s
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> hydra_defaults(const SourceText& source) {
+  std::vector<std::pair<std::string, std::string>> out;
+  try {
+    YAML::Node root = YAML::Load(std::string(source.text()));
+    if (!root.IsMap() || !root["defaults"] || !root["defaults"].IsSequence()) return out;
+    for (const auto& item : root["defaults"]) {
+      if (!item.IsMap() || item.size() != 1) continue;
+      auto kv = *item.begin();
+      if (!kv.first.IsScalar() || !kv.second.IsScalar()) continue;
+      std::string group = kv.first.Scalar(), choice = kv.second.Scalar();
+      if (group.find(' ') != std::string::npos || group.find('@') != std::string::npos || choice == "null")
+        continue;
+      out.emplace_back(group, choice);
+    }
+  } catch (const YAML::Exception&) {
+  }
+  return out;
+}
+
 ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
   ParsedFile out;
   out.path = std::string(path);

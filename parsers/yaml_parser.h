@@ -10,4 +10,8 @@ namespace parlint {
 
 ParsedFile parse_yaml(std::string_view path, const SourceText& source);
 
+// The config-group choices of a Hydra `defaults:` list (`- training: gpt3/5b`), in order; other entries
+// (`_self_`, `optional x@y: z`, plain names) are skipped. Empty when the file does not parse.
+std::vector<std::pair<std::string, std::string>> hydra_defaults(const SourceText& source);
+
 }  // namespace parlint

@@ -403,3 +403,15 @@ class ModelKnowledge(unittest.TestCase):
             self.assertEqual(json.loads(r.stdout)["diagnostics"], [])
             plan = json.loads(run("plan", "--format", "json", script).stdout)
             self.assertTrue(any("gpt3/999b was not found" in n for n in plan["jobs"][0]["notes"]))
+
+
+class NamedModels(unittest.TestCase):
+    def test_hugging_face_id_and_nemo2_recipe_module(self):
+        plan = json.loads(run("plan", "--format", "json", "fixtures/crossfile/hf_model_llama3_8b.sh", cwd=ROOT).stdout)
+        v = plan["jobs"][0]["values"]
+        self.assertEqual(v["num_attention_heads"]["value"], 32)
+        self.assertEqual(v["num_query_groups"]["value"], 8)
+        r = run("check", "--format", "json", "fixtures/crossfile/nemo2_llama3_70b_ep.py", cwd=ROOT)
+        ds = json.loads(r.stdout)["diagnostics"]
+        self.assertEqual([d["code"] for d in ds], ["PL301"])
+        self.assertIn("Llama 3 70B", ds[0]["message"])
