@@ -26,6 +26,7 @@ namespace parlint {
   X(kPipelineModelParallelLayout, "pipeline_model_parallel_layout", kAny)                  \
   X(kNumLayersPerVirtualPipelineStage, "num_layers_per_virtual_pipeline_stage", kInt)      \
   X(kUseTpPpDpMapping, "use_tp_pp_dp_mapping", kBool)                                      \
+  X(kMtpNumLayers, "mtp_num_layers", kInt)                                                 \
   X(kNumLayers, "num_layers", kInt)                                                        \
   X(kHiddenSize, "hidden_size", kInt)                                                      \
   X(kFfnHiddenSize, "ffn_hidden_size", kInt)                                               \

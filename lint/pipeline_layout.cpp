@@ -1,0 +1,88 @@
+#include "lint/pipeline_layout.h"
+
+#include <cctype>
+
+namespace parlint {
+namespace {
+
+constexpr std::size_t kMaxUnrolled = 1u << 20;  // a layout longer than this is refused, not expanded
+
+class Parser {
+ public:
+  explicit Parser(std::string_view s) : s_(s) {}
+
+  // sequence := item* ; item := ('(' sequence ')' | char | '|') repeat?
+  bool sequence(std::string& out, int depth) {
+    if (depth > 32) return fail("parentheses nested too deeply");
+    while (pos_ < s_.size() && s_[pos_] != ')') {
+      char c = s_[pos_];
+      std::string unit;
+      if (c == '(') {
+        ++pos_;
+        if (!sequence(unit, depth + 1)) return false;
+        if (pos_ >= s_.size() || s_[pos_] != ')') return fail("unclosed '('");
+        ++pos_;
+      } else if (c == ',' || c == ' ') {
+        ++pos_;
+        continue;
+      } else if (c == '|' || c == 'E' || c == 'L' || c == 't' || c == 'm') {
+        unit = std::string(1, c);
+        ++pos_;
+      } else {
+        return fail(std::string("invalid layer character '") + c + "'");
+      }
+      std::size_t repeat = 1;
+      if (pos_ < s_.size() && s_[pos_] == '*') {
+        ++pos_;
+        std::size_t n = 0, digits = 0;
+        while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_])) && digits < 9) {
+          n = n * 10 + static_cast<std::size_t>(s_[pos_++] - '0');
+          ++digits;
+        }
+        if (digits == 0) return fail("'*' without a count");
+        repeat = n;
+      }
+      if (unit.size() * repeat + out.size() > kMaxUnrolled) return fail("layout too long");
+      for (std::size_t i = 0; i < repeat; ++i) out += unit;
+    }
+    return true;
+  }
+
+  bool done() const { return pos_ == s_.size(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  bool fail(std::string e) {
+    error_ = std::move(e);
+    return false;
+  }
+  std::string_view s_;
+  std::size_t pos_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+std::optional<PipelineLayout> parse_pipeline_layout(std::string_view text, std::string& error) {
+  Parser p(text);
+  std::string flat;
+  if (!p.sequence(flat, 0)) {
+    error = p.error();
+    return std::nullopt;
+  }
+  if (!p.done()) {
+    error = "unbalanced ')'";
+    return std::nullopt;
+  }
+  PipelineLayout layout;
+  std::size_t begin = 0;
+  while (true) {
+    auto bar = flat.find('|', begin);
+    layout.stages.push_back(flat.substr(begin, bar == std::string::npos ? std::string::npos : bar - begin));
+    if (bar == std::string::npos) break;
+    begin = bar + 1;
+  }
+  return layout;
+}
+
+}  // namespace parlint

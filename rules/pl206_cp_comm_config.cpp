@@ -1,0 +1,126 @@
+// PL206 cp-comm-config: context-parallel communication settings Transformer Engine accepts.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL206", "cp-comm-config", Severity::kError,
+                         "cp_comm_type not in {p2p, all_gather, a2a, a2a+p2p}; a2a+p2p without "
+                         "hierarchical_context_parallel_sizes; their product != CP",
+                         R"md(# PL206 cp-comm-config
+
+## What it does
+Checks the context-parallel communication settings: every `cp_comm_type` is one of `p2p`, `all_gather`,
+`a2a`, `a2a+p2p` (a per-layer list must have one entry per layer); `a2a+p2p` needs
+`hierarchical_context_parallel_sizes`, whose product must equal CP.
+
+## Why
+Transformer Engine raises `Unsupported communication type` on the first forward pass; Megatron-LM's own
+help text spells `allgather`, which TE rejects. Without hierarchical sizes `a2a+p2p` asserts in
+Megatron-LM and Megatron-Bridge ("CP communication is silently disabled"); a wrong product asserts
+"Product of hierarchical_context_parallel_sizes ... must equal context_parallel_size".
+
+## Example
+```yaml
+model:
+  context_parallel_size: 4
+  cp_comm_type: allgather
+```
+
+## Fix
+```yaml
+model:
+  context_parallel_size: 4
+  cp_comm_type: all_gather
+```
+
+## Framework behaviour
+Transformer Engine fails at the first step; Megatron-LM and Megatron-Bridge assert at start-up for the
+hierarchical settings.
+
+## References
+- reference/megatron-rules.md §3, rules C2, C3, C5, C6; §12.3
+)md"};
+
+bool valid_type(const std::string& t) {
+  return t == "p2p" || t == "all_gather" || t == "a2a" || t == "a2a+p2p";
+}
+
+class CpCommConfig final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto cp = job.get_int(Key::kContextParallelSize);
+    const Fact* type = job.fact(Key::kCpCommType);
+    const Fact* hcp = job.fact(Key::kHierarchicalContextParallelSizes);
+    std::vector<std::string> types;
+    if (type && type->value.kind() == Value::Kind::kString) types.push_back(type->value.text());
+    if (type && type->value.kind() == Value::Kind::kList)
+      for (const auto& v : type->value.items())
+        if (v.kind() == Value::Kind::kString) types.push_back(v.text());
+    auto finding = [&](const Fact* at, std::string msg, std::string help) {
+      Finding f;
+      f.location = at->location.in_file() ? at->location : Location{job.path(), job.range()};
+      f.message = std::move(msg);
+      f.help = std::move(help);
+      out.push_back(std::move(f));
+    };
+    for (const auto& t : types) {
+      if (valid_type(t)) continue;
+      finding(
+          type,
+          fmt::format("cp_comm_type \"{}\" is not a communication type Transformer Engine accepts; it raises "
+                      "\"Unsupported communication type\" on the first forward pass",
+                      t),
+          t == "allgather" ? "spell it all_gather" : "use p2p, all_gather, a2a or a2a+p2p");
+      return;
+    }
+    if (cp && *cp > 1 && type && type->value.kind() == Value::Kind::kList) {
+      auto layers = job.get_int(Key::kNumLayers);
+      if (layers && static_cast<std::int64_t>(type->value.items().size()) != *layers) {
+        finding(
+            type,
+            fmt::format("cp_comm_type lists {} entries but the model has {} layers; Megatron-Core asserts "
+                        "\"Length of cp_comm_type should equal to the total number of transformer layers\"",
+                        type->value.items().size(), *layers),
+            "give one entry per layer, or a single type for all layers");
+        return;
+      }
+    }
+    bool a2a_p2p = std::find(types.begin(), types.end(), "a2a+p2p") != types.end();
+    if (a2a_p2p && cp && *cp > 1 && (!hcp || hcp->value.kind() == Value::Kind::kNull)) {
+      finding(
+          type,
+          "cp_comm_type a2a+p2p needs hierarchical_context_parallel_sizes; Megatron-LM and Megatron-Bridge "
+          "assert (without it, CP communication is silently disabled)",
+          fmt::format("set hierarchical_context_parallel_sizes to two sizes whose product is CP={}", *cp));
+      return;
+    }
+    if (hcp && hcp->value.kind() == Value::Kind::kList && cp) {
+      std::int64_t product = 1;
+      for (const auto& v : hcp->value.items()) {
+        auto x = v.as_int();
+        if (!x) return;
+        product *= *x;
+      }
+      if (product != *cp)
+        finding(hcp,
+                fmt::format(
+                    "the product of hierarchical_context_parallel_sizes {} is {}, not CP={}; Megatron-Core "
+                    "asserts \"Product of hierarchical_context_parallel_sizes ... must equal "
+                    "context_parallel_size\"",
+                    hcp->value.to_string(), product, *cp),
+                fmt::format("choose sizes whose product is {}", *cp));
+    }
+  }
+};
+
+PARLINT_REGISTER_RULE(CpCommConfig);
+
+}  // namespace
+}  // namespace parlint

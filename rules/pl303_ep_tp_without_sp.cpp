@@ -1,0 +1,71 @@
+// PL303 ep-tp-without-sp: expert and tensor parallelism without sequence parallelism.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL303", "ep-tp-without-sp", Severity::kWarning,
+                         "EP > 1 and TP > 1 without sequence_parallel",
+                         R"md(# PL303 ep-tp-without-sp
+
+## What it does
+Warns when expert parallelism and tensor parallelism are combined without sequence parallelism.
+
+## Why
+With EP and TP the token dispatcher expects activations split along the sequence across the TP group;
+without SP every TP rank dispatches the same tokens. Megatron-Core warns: "When using expert
+parallelism and tensor parallelism for training, sequence parallelism must be used".
+
+## Example
+```yaml
+model:
+  num_moe_experts: 64
+  tensor_model_parallel_size: 2
+  expert_model_parallel_size: 8
+  sequence_parallel: false
+```
+
+## Fix
+```yaml
+model:
+  num_moe_experts: 64
+  tensor_model_parallel_size: 2
+  expert_model_parallel_size: 8
+  sequence_parallel: true
+```
+
+## Framework behaviour
+Megatron-Core only warns (model_parallel_config.py) and runs with duplicated expert work.
+
+## References
+- reference/megatron-rules.md §4, rule E5; §12.9
+)md"};
+
+class EpTpWithoutSp final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto ep = job.get_int(Key::kExpertModelParallelSize), tp = job.get_int(Key::kTensorModelParallelSize);
+    auto sp = job.get_bool(Key::kSequenceParallel);
+    if (!ep || !tp || !sp || *ep <= 1 || *tp <= 1 || *sp) return;
+    const Fact* sp_fact = job.fact(Key::kSequenceParallel);
+    const Fact* ep_fact = job.fact(Key::kExpertModelParallelSize);
+    Finding f;
+    f.location = sp_fact->location.in_file() ? sp_fact->location : ep_fact->location;
+    f.message = fmt::format(
+        "EP={} and TP={} without sequence parallelism; Megatron-Core warns \"When using expert "
+        "parallelism and tensor parallelism for training, sequence parallelism must be used\"",
+        *ep, *tp);
+    f.help = "set sequence_parallel: true";
+    f.related = related_locations(*ep_fact, "EP set here");
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(EpTpWithoutSp);
+
+}  // namespace
+}  // namespace parlint

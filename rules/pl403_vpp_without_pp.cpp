@@ -1,0 +1,70 @@
+// PL403 vpp-without-pp: interleaved pipeline (VPP) with PP = 1.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL403", "vpp-without-pp", Severity::kError, "VPP set (> 1) with PP = 1",
+                         R"md(# PL403 vpp-without-pp
+
+## What it does
+Reports a virtual pipeline size (interleaved schedule) on a job without pipeline parallelism.
+
+## Why
+Virtual pipeline stages interleave chunks of layers across pipeline ranks; with one rank there is
+nothing to interleave. `parallel_state.initialize_model_parallel` raises
+"pipeline-model-parallel size should be greater than 1 with interleaved schedule".
+
+## Example
+```yaml
+model:
+  pipeline_model_parallel_size: 1
+  virtual_pipeline_model_parallel_size: 2
+```
+
+## Fix
+```yaml
+model:
+  pipeline_model_parallel_size: 4
+  virtual_pipeline_model_parallel_size: 2
+```
+
+## Framework behaviour
+Megatron-Core raises RuntimeError. Megatron-LM and NeMo 1 treat VPP = 1 as unset; Megatron-Bridge
+passes even VPP = 1 through and fails.
+
+## References
+- reference/megatron-rules.md §5, rule P4
+)md"};
+
+class VppWithoutPp final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto vpp = job.get_int(Key::kVirtualPipelineModelParallelSize),
+         pp = job.get_int(Key::kPipelineModelParallelSize);
+    if (!vpp || !pp || *pp > 1) return;
+    bool bridge_one = *vpp == 1 && job.framework() == Framework::kMegatronBridge;
+    if (*vpp <= 1 && !bridge_one) return;
+    const Fact* vpp_fact = job.fact(Key::kVirtualPipelineModelParallelSize);
+    if (!vpp_fact->location.in_file()) return;
+    Finding f;
+    f.location = vpp_fact->location;
+    f.message = fmt::format(
+        "virtual_pipeline_model_parallel_size={} with PP={}: there is no pipeline to interleave; "
+        "initialize_model_parallel raises \"pipeline-model-parallel size should be greater than 1 "
+        "with interleaved schedule\"",
+        *vpp, *pp);
+    f.help = "remove the virtual pipeline size, or use PP > 1";
+    f.related = related_locations(*job.fact(Key::kPipelineModelParallelSize), "PP set here");
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(VppWithoutPp);
+
+}  // namespace
+}  // namespace parlint

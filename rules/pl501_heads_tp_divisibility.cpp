@@ -1,0 +1,75 @@
+// PL501 heads-tp-divisibility: attention heads must split evenly across the TP group.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL501", "heads-tp-divisibility", Severity::kError, "num_attention_heads % TP != 0",
+                         R"md(# PL501 heads-tp-divisibility
+
+## What it does
+Checks that the number of attention heads is a multiple of the tensor-parallel size.
+
+## Why
+Tensor parallelism gives every TP rank `heads / TP` whole attention heads. Megatron-Core raises
+`ValueError: num_attention_heads (A) must be a multiple of tensor_model_parallel_size (TP).` in
+`TransformerConfig.__post_init__`, before any GPU work.
+
+## Example
+```yaml
+model:
+  num_layers: 40
+  hidden_size: 5120
+  num_attention_heads: 40
+  tensor_model_parallel_size: 16
+```
+
+## Fix
+```yaml
+model:
+  num_layers: 40
+  hidden_size: 5120
+  num_attention_heads: 40
+  tensor_model_parallel_size: 8
+```
+
+## Framework behaviour
+Megatron-Core raises; Megatron-LM, Megatron-Bridge and NeMo all build that config and fail at start-up.
+
+## References
+- reference/megatron-rules.md §2, rule T2
+)md"};
+
+class HeadsTpDivisibility final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto heads = job.get_int(Key::kNumAttentionHeads), tp = job.get_int(Key::kTensorModelParallelSize);
+    if (!heads || !tp || *tp < 1 || *heads < 1 || *heads % *tp == 0) return;
+    const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
+    const Fact* heads_fact = job.fact(Key::kNumAttentionHeads);
+    const Fact* primary = tp_fact->location.in_file() ? tp_fact : heads_fact;
+    std::vector<std::int64_t> ok;
+    for (auto d : divisors(*heads))
+      if (d <= std::max<std::int64_t>(job.nvlink_domain().size, 8)) ok.push_back(d);
+    Finding f;
+    f.location = primary->location;
+    f.message = fmt::format(
+        "num_attention_heads={} is not divisible by TP={}; Megatron-Core raises "
+        "\"num_attention_heads ({}) must be a multiple of tensor_model_parallel_size ({})\"",
+        *heads, *tp, *heads, *tp);
+    f.help = fmt::format("use TP {} (they divide {} heads)", join_numbers(ok, " or "), *heads);
+    f.related = related_locations(primary == tp_fact ? *heads_fact : *tp_fact,
+                                  primary == tp_fact ? "heads set here" : "TP set here");
+    for (const auto& w : primary->written_at) f.related.push_back(w);
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(HeadsTpDivisibility);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,87 @@
+// PL502 query-groups-tp: KV heads must be a multiple or a divisor of TP.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL502", "query-groups-tp", Severity::kError,
+                         "num_query_groups neither a multiple nor a divisor of TP",
+                         R"md(# PL502 query-groups-tp
+
+## What it does
+With grouped-query attention (`num_query_groups` set and different from the head count), checks
+that the number of query groups (KV heads) is a multiple of TP, or TP a multiple of it.
+
+## Why
+Each TP rank holds `G / TP` KV heads when G >= TP; when TP > G, the KV heads are replicated and TP
+must be a multiple of G. Megatron-Core raises `num_query_groups (G) must be a multiple or divisor of
+tensor_model_parallel_size (TP).` Documents that say "TP must divide the KV heads" are too strict.
+
+## Example
+```yaml
+model:
+  num_layers: 32
+  hidden_size: 4096
+  num_attention_heads: 48
+  num_query_groups: 8
+  tensor_model_parallel_size: 12
+```
+
+## Fix
+```yaml
+model:
+  num_layers: 32
+  hidden_size: 4096
+  num_attention_heads: 48
+  num_query_groups: 8
+  tensor_model_parallel_size: 8
+```
+
+## Framework behaviour
+Megatron-Core raises at config time. Megatron-LM only reads `--num-query-groups` together with
+`--group-query-attention`.
+
+## References
+- reference/megatron-rules.md §2, rules T3, T3-MLM; §12.5
+)md"};
+
+class QueryGroupsTp final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto g = job.get_int(Key::kNumQueryGroups), tp = job.get_int(Key::kTensorModelParallelSize);
+    auto heads = job.get_int(Key::kNumAttentionHeads);
+    if (!g || !tp || *g < 1 || *tp < 1) return;
+    if (heads && *heads == *g) return;  // no GQA: PL501 says it all
+    // Megatron-LM ignores --num-query-groups without --group-query-attention.
+    if (job.framework() == Framework::kMegatronLM &&
+        !job.get_bool(Key::kGroupQueryAttention).value_or(false) &&
+        job.fact(Key::kNumQueryGroups)->origin == Origin::kMegatronFlag)
+      return;
+    if (*g % *tp == 0 || *tp % *g == 0) return;
+    const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
+    const Fact* g_fact = job.fact(Key::kNumQueryGroups);
+    const Fact* primary = tp_fact->location.in_file() ? tp_fact : g_fact;
+    std::vector<std::int64_t> ok;
+    for (std::int64_t t = 1; t <= std::max<std::int64_t>(job.nvlink_domain().size, 8); ++t)
+      if ((*g % t == 0 || t % *g == 0) && (!heads || *heads % t == 0)) ok.push_back(t);
+    Finding f;
+    f.location = primary->location;
+    f.message = fmt::format(
+        "num_query_groups={} is neither a multiple nor a divisor of TP={}; Megatron-Core raises "
+        "\"num_query_groups ({}) must be a multiple or divisor of tensor_model_parallel_size ({})\"",
+        *g, *tp, *g, *tp);
+    f.help = fmt::format("use TP {}", join_numbers(ok, " or "));
+    f.related = related_locations(primary == tp_fact ? *g_fact : *tp_fact,
+                                  primary == tp_fact ? "query groups set here" : "TP set here");
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(QueryGroupsTp);
+
+}  // namespace
+}  // namespace parlint
