@@ -51,10 +51,6 @@ class EpTpWithoutSp final : public Rule {
     auto ep = job.get_int(Key::kExpertModelParallelSize), tp = job.get_int(Key::kTensorModelParallelSize);
     auto sp = job.get_bool(Key::kSequenceParallel);
     if (!ep || !tp || !sp || *ep <= 1 || *tp <= 1 || *sp) return;
-    // On a model known to have no experts PL301 reports the EP setting itself.
-    if (const Fact* e = job.fact(Key::kNumMoeExperts);
-        e && (e->value.kind() == Value::Kind::kNull || e->value.as_int() == 0))
-      return;
     const Fact* sp_fact = job.fact(Key::kSequenceParallel);
     const Fact* ep_fact = job.fact(Key::kExpertModelParallelSize);
     Finding f;
