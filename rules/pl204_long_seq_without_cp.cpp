@@ -1,0 +1,72 @@
+// PL204 long-seq-without-cp: seq 8K-32K with CP = 1 (suggest CP=2); seq >= 32K with CP < 4 (suggest CP 4-8).
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL204", "long-seq-without-cp", Severity::kInfo,
+                         "seq 8K-32K with CP = 1 (suggest CP=2); seq >= 32K with CP < 4 (suggest CP 4-8)",
+                         R"md(# PL204 long-seq-without-cp
+
+## What it does
+Advice from the sizing guidance: sequences of 8K-32K tokens usually train with CP = 2, and 32K or more
+with CP 4-8 (and `a2a+p2p` communication for large CP).
+
+## Why
+Attention activations grow with the square of the sequence length per rank; context parallelism splits
+the sequence across ranks so that activation memory and attention time per GPU stay bounded.
+
+## Example
+```yaml
+model:
+  encoder_seq_length: 16384
+  context_parallel_size: 1
+```
+
+## Fix
+```yaml
+model:
+  encoder_seq_length: 16384
+  context_parallel_size: 2
+```
+
+## Framework behaviour
+No framework checks this; long sequences without CP run out of memory or run slowly.
+
+## References
+- Sizing guidance (issue 7 of this project); Megatron-Bridge recipes in reference/megatron-rules.md §10
+)md"};
+
+class LongSeqWithoutCp final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto seq = job.get_int(Key::kSeqLength), cp = job.get_int(Key::kContextParallelSize);
+    if (!seq || !cp) return;
+    const Fact* seq_fact = job.fact(Key::kSeqLength);
+    if (!seq_fact->location.in_file()) return;
+    std::string advice;
+    if (*seq >= 32768 && *cp < 4)
+      advice = fmt::format(
+          "seq_length={} with CP={}: sequences of 32K tokens or more usually need CP 4-8 (with "
+          "a2a+p2p communication for large CP) to keep attention activations per GPU bounded",
+          *seq, *cp);
+    else if (*seq >= 8192 && *seq < 32768 && *cp == 1)
+      advice = fmt::format(
+          "seq_length={} without context parallelism: 8K-32K sequences usually train with CP=2", *seq);
+    if (advice.empty()) return;
+    Finding f;
+    f.location = seq_fact->location;
+    f.message = advice;
+    f.help = *seq >= 32768 ? "set context_parallel_size to 4 or 8" : "set context_parallel_size: 2";
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(LongSeqWithoutCp);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,69 @@
+// PL205 sp-recommended: TP > 1, seq >= 2K, SP off.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL205", "sp-recommended", Severity::kInfo, "TP > 1, seq >= 2K, SP off",
+                         R"md(# PL205 sp-recommended
+
+## What it does
+Advice: with tensor parallelism and sequences of 2K tokens or more, sequence parallelism usually saves
+activation memory at no extra communication.
+
+## Why
+Without SP every TP rank keeps the full activations of LayerNorm and dropout; SP splits them across the
+TP group and replaces each all-reduce by a reduce-scatter/all-gather pair of the same cost.
+
+## Example
+```yaml
+model:
+  encoder_seq_length: 4096
+  tensor_model_parallel_size: 4
+  sequence_parallel: false
+```
+
+## Fix
+```yaml
+model:
+  encoder_seq_length: 4096
+  tensor_model_parallel_size: 4
+  sequence_parallel: true
+```
+
+## Framework behaviour
+Runs either way; SP lowers activation memory per GPU.
+
+## References
+- reference/megatron-rules.md §2 (SP semantics)
+)md"};
+
+class SpRecommended final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto tp = job.get_int(Key::kTensorModelParallelSize), seq = job.get_int(Key::kSeqLength);
+    auto sp = job.get_bool(Key::kSequenceParallel);
+    if (!tp || *tp <= 1 || !seq || *seq < 2048 || !sp || *sp) return;
+    if (auto ep = job.get_int(Key::kExpertModelParallelSize); ep && *ep > 1) return;  // PL303 says more
+    const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
+    const Fact* sp_fact = job.fact(Key::kSequenceParallel);
+    Finding f;
+    f.location = sp_fact->location.in_file() ? sp_fact->location : tp_fact->location;
+    if (!f.location.in_file()) return;
+    f.message = fmt::format(
+        "TP={} with seq_length={} and sequence parallelism off: SP would split the LayerNorm and "
+        "dropout activations across the TP group at the same communication cost",
+        *tp, *seq);
+    f.help = "set sequence_parallel: true";
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(SpRecommended);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,69 @@
+// PL302 experts-ep-divisibility: num_moe_experts % EP != 0.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL302", "experts-ep-divisibility", Severity::kError, "num_moe_experts % EP != 0",
+                         R"md(# PL302 experts-ep-divisibility
+
+## What it does
+Checks that the experts split evenly over the expert-parallel ranks.
+
+## Why
+Each EP rank hosts `experts / EP` whole experts. Megatron-LM asserts "Number of experts should be a
+multiple of expert model parallel_size."; on Megatron-Bridge and NeMo the only check is an assertion when
+the MoE layer is built.
+
+## Example
+```yaml
+model:
+  num_moe_experts: 60
+  expert_model_parallel_size: 8
+```
+
+## Fix
+```yaml
+model:
+  num_moe_experts: 60
+  expert_model_parallel_size: 4
+```
+
+## Framework behaviour
+Megatron-LM refuses at start-up; Megatron-Bridge and NeMo fail at model build.
+
+## References
+- reference/megatron-rules.md §4, rule E2
+)md"};
+
+class ExpertsEpDivisibility final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto experts = job.get_int(Key::kNumMoeExperts), ep = job.get_int(Key::kExpertModelParallelSize);
+    if (!experts || *experts <= 0 || !ep || *ep <= 1 || *experts % *ep == 0) return;
+    const Fact* ep_fact = job.fact(Key::kExpertModelParallelSize);
+    const Fact* e_fact = job.fact(Key::kNumMoeExperts);
+    std::vector<std::int64_t> ok;
+    for (auto d : divisors(*experts))
+      if (d > 1 && d <= std::max<std::int64_t>(2 * *ep, 16)) ok.push_back(d);
+    Finding f;
+    f.location = ep_fact->location.in_file() ? ep_fact->location : e_fact->location;
+    f.message = fmt::format(
+        "num_moe_experts={} is not divisible by EP={}; Megatron-LM asserts \"Number of experts "
+        "should be a multiple of expert model parallel_size\" and Megatron-Core fails when the MoE "
+        "layer is built",
+        *experts, *ep);
+    f.help = fmt::format("use EP {}", join_numbers(ok, " or "));
+    f.related = related_locations(*e_fact, "experts set here");
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(ExpertsEpDivisibility);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,72 @@
+// PL304 moe-large-tp: MoE with TP > 2 (MoE TP is sized by active, not total, parameters).
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL304", "moe-large-tp", Severity::kInfo,
+                         "MoE with TP > 2 (MoE TP is sized by active, not total, parameters)",
+                         R"md(# PL304 moe-large-tp
+
+## What it does
+Advice for MoE models: tensor parallelism above 2 is rarely worth it; scale experts with EP instead.
+
+## Why
+An MoE model's per-token compute follows its active parameters, which are small (Qwen3-235B-A22B: 22B
+active). Large TP splits small matrices into communication-bound pieces; NVIDIA's recipes run
+DeepSeek-V3 and Qwen3-235B with TP 2-4 and large EP.
+
+## Example
+```yaml
+model:
+  num_moe_experts: 128
+  tensor_model_parallel_size: 8
+  expert_model_parallel_size: 8
+```
+
+## Fix
+```yaml
+model:
+  num_moe_experts: 128
+  tensor_model_parallel_size: 2
+  expert_model_parallel_size: 32
+```
+
+## Framework behaviour
+Runs; this is throughput advice.
+
+## References
+- reference/megatron-rules.md §10 (MoE recipe layouts)
+)md"};
+
+class MoeLargeTp final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.is_moe()) return;
+    // EP on a model known to be dense is PL301's error; advice about expert layers would be noise.
+    if (const Fact* e = job.fact(Key::kNumMoeExperts);
+        e && (e->value.kind() == Value::Kind::kNull || e->value.as_int() == 0))
+      return;
+    auto tp = job.get_int(Key::kTensorModelParallelSize);
+    if (!tp || *tp <= 2) return;
+    const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
+    if (!tp_fact->location.in_file()) return;
+    Finding f;
+    f.location = tp_fact->location;
+    f.message = fmt::format(
+        "TP={} on an MoE model: MoE compute per token follows the active parameters, so large TP "
+        "mostly adds communication; experts scale with EP",
+        *tp);
+    f.help = "keep TP at 1-2 and raise expert_model_parallel_size";
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(MoeLargeTp);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,83 @@
+// PL305 expert-tensor-parallel: effective ETP > 1; says whether it was set or inherited from TP.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL305", "expert-tensor-parallel", Severity::kInfo,
+                         "effective ETP > 1; says whether it was set or inherited from TP",
+                         R"md(# PL305 expert-tensor-parallel
+
+## What it does
+Notes when an MoE job runs its experts with tensor parallelism (ETP > 1), and whether ETP was set or
+inherited from TP by the framework's default.
+
+## Why
+Expert tensor parallelism splits each expert's small matrices across GPUs; it is rarely faster than
+ETP = 1 with more EP. Megatron-Core, Megatron-LM and NeMo set ETP = TP when it is unset, so raising TP
+silently raises ETP too; Megatron-Bridge uses ETP = 1 when EP > 1.
+
+## Example
+```yaml
+model:
+  num_moe_experts: 64
+  tensor_model_parallel_size: 2
+  expert_model_parallel_size: 8
+  add_bias_linear: false
+```
+
+## Fix
+```yaml
+model:
+  num_moe_experts: 64
+  tensor_model_parallel_size: 2
+  expert_model_parallel_size: 8
+  expert_tensor_parallel_size: 1
+  add_bias_linear: false
+```
+
+## Framework behaviour
+Runs; this is advice.
+
+## References
+- reference/megatron-rules.md §4, rule E4; §8
+)md"};
+
+class ExpertTensorParallel final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.is_moe()) return;
+    // EP on a model known to be dense is PL301's error; advice about expert layers would be noise.
+    if (const Fact* e = job.fact(Key::kNumMoeExperts);
+        e && (e->value.kind() == Value::Kind::kNull || e->value.as_int() == 0))
+      return;
+    auto etp = job.get_int(Key::kExpertTensorParallelSize);
+    if (!etp || *etp <= 1) return;
+    bool inherited = !job.is_written(Key::kExpertTensorParallelSize);
+    const Fact* at =
+        inherited ? job.fact(Key::kTensorModelParallelSize) : job.fact(Key::kExpertTensorParallelSize);
+    if (!at || !at->location.in_file()) return;
+    Finding f;
+    f.location = at->location;
+    f.message =
+        inherited
+            ? fmt::format(
+                  "expert tensor parallelism is {}: expert_tensor_parallel_size is unset and {} "
+                  "sets it to TP",
+                  *etp, framework_display_name(job.framework()))
+            : fmt::format("expert_tensor_parallel_size={} splits every expert's matrices across {} GPUs",
+                          *etp, *etp);
+    f.help =
+        "ETP 1 with more EP is usually faster; set expert_tensor_parallel_size: 1 unless experts do not fit";
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(ExpertTensorParallel);
+
+}  // namespace
+}  // namespace parlint

@@ -1,0 +1,77 @@
+// PL401 pp-without-vpp: PP > 1, no VPP and no layout, and layers per stage >= 2.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL401", "pp-without-vpp", Severity::kInfo,
+                         "PP > 1, no VPP and no layout, and layers per stage >= 2",
+                         R"md(# PL401 pp-without-vpp
+
+## What it does
+Advice: with pipeline parallelism and at least two layers per stage, an interleaved schedule (VPP)
+shrinks the pipeline bubble.
+
+## Why
+The 1F1B bubble is (PP-1)/microbatches of the step; splitting each stage into VPP chunks divides it by
+VPP at the cost of more point-to-point messages.
+
+## Example
+```yaml
+model:
+  num_layers: 32
+  pipeline_model_parallel_size: 4
+```
+
+## Fix
+```yaml
+model:
+  num_layers: 32
+  pipeline_model_parallel_size: 4
+  virtual_pipeline_model_parallel_size: 2
+```
+
+## Framework behaviour
+Runs; this is throughput advice.
+
+## References
+- Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU Clusters (interleaved schedule)
+)md"};
+
+class PpWithoutVpp final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto pp = job.get_int(Key::kPipelineModelParallelSize), layers = job.get_int(Key::kNumLayers);
+    if (!pp || *pp <= 1 || !layers) return;
+    if (job.fact(Key::kVirtualPipelineModelParallelSize) || job.fact(Key::kPipelineModelParallelLayout) ||
+        job.fact(Key::kNumLayersPerVirtualPipelineStage))
+      return;
+    if (*layers % *pp != 0 || *layers / *pp < 2) return;
+    const Fact* pp_fact = job.fact(Key::kPipelineModelParallelSize);
+    if (!pp_fact->location.in_file()) return;
+    std::int64_t per_stage = *layers / *pp;
+    std::vector<std::int64_t> ok;
+    for (auto d : divisors(per_stage))
+      if (d > 1 && d <= 8) ok.push_back(d);
+    if (ok.empty()) return;
+    Finding f;
+    f.location = pp_fact->location;
+    f.message = fmt::format(
+        "PP={} with {} layers per stage and no virtual pipeline: an interleaved schedule divides "
+        "the pipeline bubble by VPP",
+        *pp, per_stage);
+    f.help =
+        fmt::format("set virtual_pipeline_model_parallel_size to {} (it must divide {} layers per stage)",
+                    join_numbers(ok, " or "), per_stage);
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(PpWithoutVpp);
+
+}  // namespace
+}  // namespace parlint

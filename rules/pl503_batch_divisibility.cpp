@@ -1,0 +1,79 @@
+// PL503 batch-divisibility: global_batch_size % (micro_batch_size * DP) != 0.
+#include <fmt/format.h>
+
+#include "lint/describe.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL503", "batch-divisibility", Severity::kError,
+                         "global_batch_size % (micro_batch_size * DP) != 0",
+                         R"md(# PL503 batch-divisibility
+
+## What it does
+Checks that the global batch splits into whole microbatches on every data-parallel rank.
+
+## Why
+The microbatch calculator asserts "global batch size (GBS) is not divisible by micro batch size (MBS)
+times data parallel size (DP)" (Megatron-LM, Megatron-Bridge and NeMo all use it).
+
+## Example
+```yaml
+trainer: {num_nodes: 2, devices: 8}
+model:
+  tensor_model_parallel_size: 2
+  global_batch_size: 100
+  micro_batch_size: 2
+```
+
+## Fix
+```yaml
+trainer: {num_nodes: 2, devices: 8}
+model:
+  tensor_model_parallel_size: 2
+  global_batch_size: 96
+  micro_batch_size: 2
+```
+
+## Framework behaviour
+Refused at start-up (unless `decrease_batch_size_if_needed`, which silently rounds GBS down).
+
+## References
+- reference/megatron-rules.md §6, rules B1, B2
+)md"};
+
+class BatchDivisibility final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
+    auto world = job.get_int(Key::kWorldSize);
+    auto mesh = job.mesh();
+    if (!gbs || !mbs || *mbs <= 0 || !world || !mesh) return;
+    auto dp = data_parallel_size(*mesh, *world);
+    if (!dp || *dp <= 0) return;
+    std::int64_t unit = *mbs * *dp;
+    if (*gbs % unit == 0 && *gbs >= unit) return;
+    const Fact* gbs_fact = job.fact(Key::kGlobalBatchSize);
+    Finding f;
+    f.location = gbs_fact->location.in_file() ? gbs_fact->location : job.fact(Key::kMicroBatchSize)->location;
+    if (!f.location.in_file()) return;
+    f.weak = job.fact(Key::kWorldSize)->weak;
+    f.message = fmt::format(
+        "global_batch_size={} is not a multiple of micro_batch_size·DP = {}·{} = {}; the microbatch "
+        "calculator asserts \"global batch size ({}) is not divisible by micro batch size ({}) times "
+        "data parallel size ({})\"",
+        *gbs, *mbs, *dp, unit, *gbs, *mbs, *dp);
+    std::vector<std::int64_t> near;
+    if (*gbs / unit > 0) near.push_back(*gbs / unit * unit);
+    near.push_back((*gbs / unit + 1) * unit);
+    f.help = fmt::format("use a global batch size of {}", join_numbers(near, " or "));
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(BatchDivisibility);
+
+}  // namespace
+}  // namespace parlint
