@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "generated/version.h"
@@ -36,6 +37,8 @@ struct CheckArgs {
   int jobs = 0;
   bool quiet = false;
   bool force_exclude = false;
+  bool no_suppress = false;
+  bool statistics = false;
 };
 
 int usage_error(const std::string& message) {
@@ -67,6 +70,7 @@ int run_check_command(const CheckArgs& a) {
   options.jobs = a.jobs;
   options.force_exclude = a.force_exclude;
   options.stdin_filename = a.stdin_filename;
+  options.apply_suppressions = !a.no_suppress;
   for (const auto& g : split_list(a.exclude)) {
     Glob glob(g);
     if (!glob.ok()) return usage_error("invalid --exclude pattern '" + g + "'");
@@ -91,6 +95,22 @@ int run_check_command(const CheckArgs& a) {
   else
     report_text(result, report, buffer);
 
+  if (a.statistics) {
+    // One line per rule, most frequent first: "  12  PL101  tp-crosses-nvlink-domain".
+    std::map<std::string, std::pair<int, std::string>> counts;
+    for (const auto& d : result.diagnostics) {
+      auto& c = counts[d.diagnostic.code];
+      ++c.first;
+      c.second = d.diagnostic.name;
+    }
+    std::vector<std::pair<std::string, std::pair<int, std::string>>> rows(counts.begin(), counts.end());
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
+    if (format == "json" || format == "gcc") buffer.str("");
+    for (const auto& [code, c] : rows) buffer << fmt::format("{:>5}  {}  {}\n", c.first, code, c.second);
+    if (!result.suppressed.empty())
+      buffer << fmt::format("{:>5}  suppressed by comments\n", result.suppressed.size());
+  }
   if (a.output.empty()) {
     std::cout << buffer.str() << std::flush;
   } else {
@@ -206,6 +226,9 @@ int run_cli(int argc, char** argv) {
   check_cmd->add_option("-j,--jobs", check.jobs, "files linted in parallel (default: one per CPU)")
       ->check(CLI::Range(1, 1024));
   check_cmd->add_flag("-q,--quiet", check.quiet, "print findings only, no summary");
+  check_cmd->add_flag("--no-suppress", check.no_suppress,
+                      "ignore suppression comments (show what they hide)");
+  check_cmd->add_flag("--statistics", check.statistics, "print the number of findings per rule");
 
   CheckArgs plan;
   plan.format = "text";

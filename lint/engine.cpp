@@ -17,6 +17,7 @@
 #include "lint/cross_file.h"
 #include "lint/gitignore.h"
 #include "lint/source_text.h"
+#include "lint/suppressions.h"
 #include "parsers/python_parser.h"
 #include "parsers/shell_parser.h"
 #include "parsers/yaml_parser.h"
@@ -145,6 +146,7 @@ std::expected<std::string, std::string> read_input(const std::string& path, std:
 
 struct FileOutcome {
   std::vector<CheckedDiagnostic> diagnostics;
+  std::vector<CheckedDiagnostic> suppressed;
   std::optional<InputError> error;
   bool checked = false;
 };
@@ -214,15 +216,54 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     }
   }
   std::map<std::string, std::unique_ptr<SourceText>> others;  // files findings point into (cross-file)
-  auto line_of = [&](const Location& loc) -> std::string {
-    if (loc.path == path) return std::string(source.line(loc.range.start.line));
-    auto it = others.find(loc.path);
+  auto source_of = [&](const std::string& p) -> const SourceText* {
+    if (p == path) return &source;
+    auto it = others.find(p);
     if (it == others.end()) {
-      auto other = read_input(loc.path, options.max_file_size);
-      it = others.emplace(loc.path, other ? std::make_unique<SourceText>(std::move(*other)) : nullptr).first;
+      auto other = read_input(p, options.max_file_size);
+      it = others.emplace(p, other ? std::make_unique<SourceText>(std::move(*other)) : nullptr).first;
     }
-    return it->second ? std::string(it->second->line(loc.range.start.line)) : std::string();
+    return it->second.get();
   };
+  auto line_of = [&](const Location& loc) -> std::string {
+    const SourceText* s = source_of(loc.path);
+    return s ? std::string(s->line(loc.range.start.line)) : std::string();
+  };
+
+  // Suppression comments apply at a finding's primary location, in whichever file that is.
+  if (options.apply_suppressions) {
+    std::map<std::string, std::unique_ptr<Suppressions>> comments;
+    auto suppressions_of = [&](const std::string& p) -> Suppressions* {
+      auto it = comments.find(p);
+      if (it == comments.end()) {
+        const SourceText* s = source_of(p);
+        it = comments.emplace(p, s ? std::make_unique<Suppressions>(p, *s) : nullptr).first;
+      }
+      return it->second.get();
+    };
+    std::vector<Diagnostic> kept;
+    for (auto& d : found) {
+      Suppressions* s = suppressions_of(d.location.path);
+      if (s && s->suppresses(d))
+        outcome.suppressed.push_back({std::move(d), ""});
+      else
+        kept.push_back(std::move(d));
+    }
+    found = std::move(kept);
+    std::vector<std::string> enabled;
+    for (const auto& r : RuleRegistry::instance().rules())
+      if (options.rules.enabled(r->info().code)) enabled.emplace_back(r->info().code);
+    Suppressions* own = suppressions_of(path);
+    auto report = [&](const char* code, std::vector<Finding> findings) {
+      const Rule* rule = RuleRegistry::instance().find(code);
+      if (!rule || !options.rules.enabled(code)) return;
+      for (auto& f : findings) found.push_back(to_diagnostic(*rule, std::move(f), file_start));
+    };
+    if (own) {
+      report("PL901", own->unused(enabled));
+      report("PL902", own->invalid());
+    }
+  }
   for (auto& d : found) {
     std::string line = line_of(d.location);
     if (d.sensitive && !line.empty()) {
@@ -261,6 +302,7 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
     result.files_checked += o.checked;
     if (o.error) result.errors.push_back(std::move(*o.error));
     std::move(o.diagnostics.begin(), o.diagnostics.end(), std::back_inserter(result.diagnostics));
+    std::move(o.suppressed.begin(), o.suppressed.end(), std::back_inserter(result.suppressed));
   }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
                    [](const auto& a, const auto& b) { return diagnostic_less(a.diagnostic, b.diagnostic); });

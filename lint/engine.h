@@ -22,6 +22,7 @@ struct EngineOptions {
   bool force_exclude = false;  // apply `exclude` to files named on the command line too
   std::string stdin_filename = "-";
   std::size_t max_file_size = 16u << 20;
+  bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide
 };
 
 struct InputError {
@@ -37,6 +38,7 @@ struct CheckedDiagnostic {
 
 struct RunResult {
   std::vector<CheckedDiagnostic> diagnostics;  // sorted by path, line, column, code
+  std::vector<CheckedDiagnostic> suppressed;   // hidden by suppression comments (for SARIF and --statistics)
   std::vector<InputError> errors;              // inputs that could not be read
   int files_checked = 0;
 };

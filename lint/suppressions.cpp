@@ -1,0 +1,127 @@
+#include "lint/suppressions.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <climits>
+#include <map>
+
+#include "lint/rule.h"
+#include "lint/rule_selection.h"
+
+namespace parlint {
+namespace {
+
+// `# parlint: ignore[PL201, sp-without-tp] -- reason` and `# parlint: disable=PL201`.
+const RE2& directive() {
+  static const RE2 re(
+      R"(#\s*parlint:\s*(ignore|disable|enable|file-ignore)\s*(?:\[([^\]]*)\]|=\s*([A-Za-z0-9_,\s-]+?))\s*(?:--.*)?$)");
+  return re;
+}
+
+bool comment_only(std::string_view line) {
+  auto p = line.find_first_not_of(" \t");
+  return p == std::string_view::npos || line[p] == '#';
+}
+
+}  // namespace
+
+Suppressions::Suppressions(const std::string& path, const SourceText& source) {
+  std::map<std::string, std::vector<std::pair<int, Location>>> open;  // code -> disable lines
+  for (int line = 1; line <= source.line_count(); ++line) {
+    std::string_view text = source.line(line);
+    auto hash = text.find("parlint:");
+    if (hash == std::string_view::npos) continue;
+    hash = text.rfind('#', hash);
+    if (hash == std::string_view::npos) continue;
+    std::string kind, bracket, equals;
+    std::string_view tail = text.substr(hash);
+    if (!RE2::PartialMatch(tail, directive(), &kind, &bracket, &equals)) continue;
+    Location where{path, {source.position(line, hash), source.position(line, text.size())}};
+    std::vector<std::string> codes;
+    std::string list = bracket.empty() ? equals : bracket;
+    for (const auto& item : split_list({list})) {
+      const Rule* r = RuleRegistry::instance().find(item);
+      if (!r) {
+        bad_.push_back({item, where});
+        continue;
+      }
+      codes.emplace_back(r->info().code);
+    }
+    bool own_line = text.substr(0, hash).find_first_not_of(" \t") == std::string_view::npos;
+    if (kind == "enable") {
+      for (const auto& c : codes) {
+        auto& stack = open[c];
+        if (stack.empty()) continue;
+        auto [start, loc] = stack.back();
+        stack.pop_back();
+        entries_.push_back({Entry::kRange, {c}, start, line, loc, {false}});
+      }
+      continue;
+    }
+    if (codes.empty()) continue;
+    if (kind == "disable") {
+      for (const auto& c : codes) open[c].push_back({line, where});
+      continue;
+    }
+    if (kind == "file-ignore") {
+      entries_.push_back({Entry::kFile, codes, 1, INT_MAX, where, std::vector<bool>(codes.size(), false)});
+      continue;
+    }
+    int target = line;
+    if (own_line) {
+      // The next line that is not blank and not a comment.
+      target = line + 1;
+      while (target <= source.line_count() && comment_only(source.line(target))) ++target;
+    }
+    entries_.push_back({Entry::kLine, codes, target, target, where, std::vector<bool>(codes.size(), false)});
+  }
+  for (auto& [code, stack] : open)
+    for (auto& [start, loc] : stack)
+      entries_.push_back({Entry::kRange, {code}, start, INT_MAX, loc, {false}});
+}
+
+bool Suppressions::suppresses(const Diagnostic& d) {
+  bool hit = false;
+  int line = d.location.range.start.line;
+  for (auto& e : entries_) {
+    if (line < e.first_line || line > e.last_line) continue;
+    for (std::size_t i = 0; i < e.codes.size(); ++i)
+      if (e.codes[i] == d.code) {
+        e.used[i] = true;
+        hit = true;
+      }
+  }
+  return hit;
+}
+
+std::vector<Finding> Suppressions::unused(const std::vector<std::string>& enabled) const {
+  std::vector<Finding> out;
+  for (const auto& e : entries_) {
+    for (std::size_t i = 0; i < e.codes.size(); ++i) {
+      if (e.used[i] || std::find(enabled.begin(), enabled.end(), e.codes[i]) == enabled.end()) continue;
+      Finding f;
+      f.location = e.comment;
+      f.message = "the suppression of " + e.codes[i] + " suppresses nothing" +
+                  (e.kind == Entry::kLine ? " on line " + std::to_string(e.first_line)
+                                          : std::string(" in its range"));
+      f.help = "remove " + e.codes[i] + " from the comment (the finding it was for is gone)";
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+std::vector<Finding> Suppressions::invalid() const {
+  std::vector<Finding> out;
+  for (const auto& b : bad_) {
+    Finding f;
+    f.location = b.comment;
+    f.message = "'" + b.name + "' in this suppression is not a parlint rule code or name";
+    f.help = "see `parlint rules` for the codes and names";
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace parlint

@@ -1,0 +1,40 @@
+#pragma once
+// Suppression comments (DESIGN §4), read from a file's lines: `# parlint: ignore[PL201]` at the end of a
+// line covers that line, alone on a line it covers the next non-comment line; `disable=`/`enable=` (or
+// `disable[...]`) cover a range; `file-ignore[...]` the whole file. Codes or names, comma separated, with
+// an optional ` -- reason`. The same syntax works in Python, YAML and shell (all use `#`).
+#include <string>
+#include <vector>
+
+#include "lint/diagnostic.h"
+#include "lint/source_text.h"
+
+namespace parlint {
+
+class Suppressions {
+ public:
+  Suppressions(const std::string& path, const SourceText& source);
+
+  // True (and the suppression counts as used) when a comment covers this diagnostic.
+  bool suppresses(const Diagnostic& d);
+  // PL901 for suppressions that covered nothing (only for codes in `enabled`), PL902 for unknown names.
+  std::vector<Finding> unused(const std::vector<std::string>& enabled_codes) const;
+  std::vector<Finding> invalid() const;
+
+ private:
+  struct Entry {
+    enum Kind { kLine, kRange, kFile } kind;
+    std::vector<std::string> codes;  // resolved rule codes
+    int first_line = 0, last_line = 0;
+    Location comment;
+    std::vector<bool> used;  // per code
+  };
+  struct Bad {
+    std::string name;
+    Location comment;
+  };
+  std::vector<Entry> entries_;
+  std::vector<Bad> bad_;
+};
+
+}  // namespace parlint
