@@ -27,6 +27,7 @@ struct CheckArgs {
   std::vector<std::string> paths;
   std::string format;
   std::string output;
+  std::string config;
   std::vector<std::string> select, ignore, exclude;
   std::string fail_on = "warning";
   std::string cluster;
@@ -51,11 +52,27 @@ std::string version_text() {
                      PARLINT_VERSION, PARLINT_TS_VERSION, PARLINT_TS_PYTHON_VERSION, PARLINT_TS_BASH_VERSION);
 }
 
-int run_check_command(const CheckArgs& a) {
+int run_check_command(const CheckArgs& a, const CLI::App& cmd) {
   EngineOptions options;
   auto selection = RuleSelection::make(split_list(a.select), split_list(a.ignore));
   if (!selection) return usage_error(selection.error());
   options.rules = std::move(*selection);
+  options.cli_rules = !a.select.empty() || !a.ignore.empty();
+  options.cli_select = split_list(a.select);
+  options.cli_ignore = split_list(a.ignore);
+  options.cli_cluster = !a.cluster.empty();
+  options.cli_framework = cmd.count("--framework") > 0;
+  std::optional<std::string> config_fail_on;
+  if (!a.config.empty()) {
+    auto cfg = load_config(a.config);
+    if (!cfg) return usage_error(cfg.error());
+    config_fail_on = cfg->fail_on;
+    options.config = std::make_shared<const Config>(std::move(*cfg));
+  } else {
+    ConfigResolver here;
+    if (const Config* c = here.for_file("./.")) config_fail_on = c->fail_on;
+    for (const auto& e : here.errors()) return usage_error(e);
+  }
   if (!a.cluster.empty()) {
     options.lint.cluster = find_cluster_profile(a.cluster);
     if (!options.lint.cluster) {
@@ -125,8 +142,9 @@ int run_check_command(const CheckArgs& a) {
   }
   if (internal) return kExitInternal;
   if (!result.errors.empty()) return kExitUsage;
-  if (a.fail_on == "never") return kExitClean;
-  Severity threshold = *severity_from_name(a.fail_on);
+  std::string fail_on = cmd.count("--fail-on") ? a.fail_on : config_fail_on.value_or(a.fail_on);
+  if (fail_on == "never") return kExitClean;
+  Severity threshold = *severity_from_name(fail_on);
   for (const auto& d : result.diagnostics)
     if (d.diagnostic.severity >= threshold) return kExitFindings;
   return kExitClean;
@@ -203,6 +221,7 @@ int run_cli(int argc, char** argv) {
   check_cmd->add_option("--format", check.format, "output format")
       ->check(CLI::IsMember({"text", "gcc", "json"}));
   check_cmd->add_option("-o,--output", check.output, "write the report to FILE");
+  check_cmd->add_option("--config", check.config, "configuration file (default: the closest .parlint.yaml)");
   check_cmd->add_option("--select", check.select, "rules to enable: codes, names or prefixes (PL1)")
       ->allow_extra_args(false);
   check_cmd->add_option("--ignore", check.ignore, "rules to disable: codes, names or prefixes")
@@ -264,7 +283,7 @@ int run_cli(int argc, char** argv) {
     std::cout << version_text();
     return kExitClean;
   }
-  if (check_cmd->parsed()) return run_check_command(check);
+  if (check_cmd->parsed()) return run_check_command(check, *check_cmd);
   if (plan_cmd->parsed()) return run_plan_command(plan);
   if (rules_cmd->parsed()) return run_rules_command(rules_format);
   if (rule_cmd->parsed()) return run_rule_command(rule_name);

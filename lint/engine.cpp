@@ -29,6 +29,7 @@ namespace {
 struct Input {
   std::string path;
   bool from_stdin = false;
+  const Config* config = nullptr;  // the configuration that applies to this file
 };
 
 bool is_skipped_folder(const std::string& name) {
@@ -61,14 +62,17 @@ bool looks_like_shell(std::string_view head) {
   return head.find("#SBATCH") != std::string_view::npos;
 }
 
-bool excluded(const std::string& path, const EngineOptions& options) {
+bool excluded(const std::string& path, const EngineOptions& options, ConfigResolver* configs = nullptr) {
   for (const Glob& g : options.exclude)
     if (g.matches(path)) return true;
+  if (configs)
+    if (const Config* c = configs->for_file(path); c && c->excludes(path)) return true;
   return false;
 }
 
 void walk_folder(const fs::path& dir, const EngineOptions& options, GitIgnore& gitignore,
-                 std::vector<Input>& out, std::vector<InputError>& errors, int depth) {
+                 ConfigResolver& configs, std::vector<Input>& out, std::vector<InputError>& errors,
+                 int depth) {
   if (depth > 256) return;
   std::error_code ec;
   fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
@@ -90,12 +94,12 @@ void walk_folder(const fs::path& dir, const EngineOptions& options, GitIgnore& g
     if (is_dir) {
       // Symlinked folders are not followed: they make loops and lint the same files twice.
       if (symlink || is_skipped_folder(e.path().filename().string())) continue;
-      if (excluded(path, options) || gitignore.ignored(e.path(), true)) continue;
-      walk_folder(e.path(), options, gitignore, out, errors, depth + 1);
+      if (excluded(path, options, &configs) || gitignore.ignored(e.path(), true)) continue;
+      walk_folder(e.path(), options, gitignore, configs, out, errors, depth + 1);
       continue;
     }
-    if (!e.is_regular_file(sec)) continue;
-    if (excluded(path, options) || gitignore.ignored(e.path(), false)) continue;
+    if (!e.is_regular_file(sec) || e.path().filename() == ".parlint.yaml") continue;  // our own configuration
+    if (excluded(path, options, &configs) || gitignore.ignored(e.path(), false)) continue;
     bool wanted = has_lint_extension(e.path());
     if (!wanted && e.path().extension().empty()) wanted = looks_like_shell(read_head(e.path(), 4096));
     if (wanted) out.push_back({path});
@@ -103,7 +107,7 @@ void walk_folder(const fs::path& dir, const EngineOptions& options, GitIgnore& g
 }
 
 std::vector<Input> collect_inputs(const std::vector<std::string>& paths, const EngineOptions& options,
-                                  std::vector<InputError>& errors) {
+                                  ConfigResolver& configs, std::vector<InputError>& errors) {
   std::vector<Input> out;
   GitIgnore gitignore;
   for (const std::string& p : paths) {
@@ -119,14 +123,33 @@ std::vector<Input> collect_inputs(const std::vector<std::string>& paths, const E
       continue;
     }
     if (fs::is_directory(st)) {
-      if (options.force_exclude && excluded(fs::path(p).generic_string(), options)) continue;
-      walk_folder(p, options, gitignore, out, errors, 0);
+      if (options.force_exclude && excluded(fs::path(p).generic_string(), options, &configs)) continue;
+      walk_folder(p, options, gitignore, configs, out, errors, 0);
       continue;
     }
-    if (options.force_exclude && excluded(fs::path(p).generic_string(), options)) continue;
+    if (options.force_exclude && excluded(fs::path(p).generic_string(), options, &configs)) continue;
     out.push_back({p});
   }
+  // Resolve every file's configuration here, before the worker threads start.
+  for (Input& in : out) in.config = configs.for_file(in.from_stdin ? "./" + in.path : in.path);
+  for (const auto& e : configs.errors())
+    errors.push_back({e.substr(0, e.find(':')), e.substr(e.find(':') + 1)});
   return out;
+}
+
+// The options for one file: its configuration below the command line's own choices.
+EngineOptions options_for(const Input& input, const EngineOptions& base) {
+  const Config* c = input.config;
+  if (!c) return base;
+  EngineOptions o = base;
+  std::vector<std::string> select = base.cli_rules ? base.cli_select : c->select;
+  std::vector<std::string> ignore = base.cli_rules ? base.cli_ignore : c->ignore;
+  for (const auto& code : c->ignored_for(input.path)) ignore.push_back(code);
+  if (auto sel = RuleSelection::make(select, ignore)) o.rules = std::move(*sel);
+  if (!base.cli_cluster && c->cluster) o.lint.cluster = c->cluster;
+  if (!base.cli_framework && c->framework) o.lint.framework = *c->framework;
+  o.severity = c->severity;
+  return o;
 }
 
 // Reads a regular file whole; FIFOs, devices and oversized files are refused before opening.
@@ -151,11 +174,13 @@ struct FileOutcome {
   bool checked = false;
 };
 
-Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback) {
+Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback,
+                         const std::map<std::string, Severity>& overrides) {
   Diagnostic d;
   d.code = std::string(rule.info().code);
   d.name = std::string(rule.info().name);
   d.severity = f.severity.value_or(rule.info().severity);
+  if (auto o = overrides.find(d.code); o != overrides.end()) d.severity = o->second;
   // A finding that rests on a fallback value is at most a warning (DESIGN "Weak values").
   if (f.weak && d.severity == Severity::kError) d.severity = Severity::kWarning;
   d.message = std::move(f.message);
@@ -207,12 +232,14 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     if (!options.rules.enabled(rule->info().code)) continue;
     std::vector<Finding> findings;
     rule->check_file(parsed, findings);
-    for (auto& f : findings) found.push_back(to_diagnostic(*rule, std::move(f), file_start));
+    for (auto& f : findings)
+      found.push_back(to_diagnostic(*rule, std::move(f), file_start, options.severity));
     for (const auto& job : jobs) {
       findings.clear();
       rule->check_job(*job, findings);
       Location job_start{path, {job->range().start, job->range().start}};
-      for (auto& f : findings) found.push_back(to_diagnostic(*rule, std::move(f), job_start));
+      for (auto& f : findings)
+        found.push_back(to_diagnostic(*rule, std::move(f), job_start, options.severity));
     }
   }
   std::map<std::string, std::unique_ptr<SourceText>> others;  // files findings point into (cross-file)
@@ -257,7 +284,8 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     auto report = [&](const char* code, std::vector<Finding> findings) {
       const Rule* rule = RuleRegistry::instance().find(code);
       if (!rule || !options.rules.enabled(code)) return;
-      for (auto& f : findings) found.push_back(to_diagnostic(*rule, std::move(f), file_start));
+      for (auto& f : findings)
+        found.push_back(to_diagnostic(*rule, std::move(f), file_start, options.severity));
     };
     if (own) {
       report("PL901", own->unused(enabled));
@@ -285,7 +313,8 @@ std::expected<std::string, std::string> read_text(const Input& input, const Engi
   return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
 }
 
-FileOutcome lint_input(const Input& input, const EngineOptions& options) {
+FileOutcome lint_input(const Input& input, const EngineOptions& base) {
+  EngineOptions options = options_for(input, base);
   auto text = read_text(input, options);
   if (!text) {
     FileOutcome o;
@@ -336,7 +365,8 @@ FileKind file_kind(std::string_view path, std::string_view head) {
 
 RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& options) {
   std::vector<InputError> errors;
-  std::vector<Input> inputs = collect_inputs(paths, options, errors);
+  ConfigResolver configs(options.config, options.discover_config);
+  std::vector<Input> inputs = collect_inputs(paths, options, configs, errors);
   std::vector<FileOutcome> outcomes(inputs.size());
   unsigned workers =
       options.jobs > 0 ? static_cast<unsigned>(options.jobs) : std::thread::hardware_concurrency();
@@ -363,7 +393,8 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
 
 PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions& options) {
   PlanResult result;
-  for (const Input& input : collect_inputs(paths, options, result.errors)) {
+  ConfigResolver configs(options.config, options.discover_config);
+  for (const Input& input : collect_inputs(paths, options, configs, result.errors)) {
     auto text = read_text(input, options);
     if (!text) {
       result.errors.push_back({input.path, text.error()});

@@ -2,11 +2,13 @@
 // The engine: walk paths, read and parse files, resolve jobs, run the selected rules, and collect
 // diagnostics in a deterministic order. Files are processed in parallel.
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "lint/config.h"
 #include "lint/diagnostic.h"
 #include "lint/glob.h"
 #include "lint/job.h"
@@ -23,6 +25,13 @@ struct EngineOptions {
   std::string stdin_filename = "-";
   std::size_t max_file_size = 16u << 20;
   bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide
+  // Configuration: --config (fixed) or discovery of the closest .parlint.yaml. Command-line choices win:
+  // the flags below say which ones were given.
+  std::shared_ptr<const Config> config;
+  bool discover_config = true;
+  bool cli_rules = false, cli_cluster = false, cli_framework = false;
+  std::vector<std::string> cli_select, cli_ignore;
+  std::map<std::string, Severity> severity;  // per-rule severity from configuration
 };
 
 struct InputError {

@@ -415,3 +415,67 @@ class NamedModels(unittest.TestCase):
         ds = json.loads(r.stdout)["diagnostics"]
         self.assertEqual([d["code"] for d in ds], ["PL301", "PL303"])
         self.assertIn("Llama 3 70B", ds[0]["message"])
+
+
+class Configuration(TempDir):
+    def codes(self, *args, cwd=None):
+        r = run("check", "--format", "json", *args, cwd=cwd or self.dir)
+        return r, sorted({d["code"] for d in json.loads(r.stdout)["diagnostics"]}) if r.stdout else []
+
+    def test_closest_config_select_ignore_severity(self):
+        self.write("a/bad.yaml", TP16)
+        self.write(".parlint.yaml", "ignore: [PL102]\nseverity: {PL101: warning}\n")
+        r, codes = self.codes("a")
+        self.assertEqual(codes, ["PL101"])
+        d = json.loads(r.stdout)["diagnostics"][0]
+        self.assertEqual(d["severity"], "warning")
+        # A closer configuration wins over the one above it.
+        self.write("a/.parlint.yaml", "select: [PL102]\n")
+        r, codes = self.codes("a")
+        self.assertEqual(codes, ["PL102"])
+        # Command-line flags win over configuration.
+        r, codes = self.codes("--select", "PL101", "a")
+        self.assertEqual(codes, ["PL101"])
+
+    def test_fail_on_cluster_and_framework(self):
+        self.write("bad.yaml", TP16)
+        self.write(".parlint.yaml", "fail-on: never\ncluster: gb200-nvl72\n")
+        r, codes = self.codes(".")
+        self.assertEqual(r.returncode, 0)
+        self.assertNotIn("PL101", codes)  # TP=16 fits the configured 72-GPU domain
+        self.assertEqual(run("check", "--fail-on", "error", ".", cwd=self.dir).returncode, 1)
+        self.write(".parlint.yaml", "cluster: {gpus_per_node: 4, nvlink_domain: 4}\nframework: megatron-bridge\n")
+        self.write("sp.yaml", "model:\n  sequence_parallel: true\n")
+        r = run("check", "--format", "json", "sp.yaml", cwd=self.dir)
+        self.assertIn("Megatron-Bridge", json.loads(r.stdout)["diagnostics"][0]["message"])
+
+    def test_exclude_and_per_file_ignores(self):
+        self.write("third_party/x.yaml", TP16)
+        self.write("examples/ex.yaml", "model:\n  num_layers: 32\n  pipeline_model_parallel_size: 4\n")
+        self.write("conf/main.yaml", "model:\n  num_layers: 32\n  pipeline_model_parallel_size: 4\n")
+        self.write(".parlint.yaml", "exclude: [\"third_party/**\"]\nper-file-ignores: {\"examples/**\": [PL401]}\n")
+        r = run("check", "--format", "json", ".", cwd=self.dir)
+        doc = json.loads(r.stdout)
+        self.assertEqual(doc["files_checked"], 2)
+        self.assertEqual({(d["path"], d["code"]) for d in doc["diagnostics"]}, {("./conf/main.yaml", "PL401")})
+
+    def test_errors_name_file_and_line(self):
+        self.write("ok.yaml", CLEAN)
+        self.write(".parlint.yaml", "select: [PL1]\nseverities: {PL101: error}\n")
+        r = run("check", "ok.yaml", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(".parlint.yaml:2: unknown configuration key 'severities'", r.stderr)
+        self.write(".parlint.yaml", "ignore: [PL999]\n")
+        r = run("check", "ok.yaml", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown rule 'PL999'", r.stderr)
+        self.write(".parlint.yaml", "cluster: dgx-z9000\n")
+        self.assertEqual(run("check", "ok.yaml", cwd=self.dir).returncode, 2)
+
+    def test_explicit_config(self):
+        self.write("bad.yaml", TP16)
+        cfg = self.write("cfg/strict.yaml", "severity: {PL101: info}\nfail-on: warning\n")
+        r = run("check", "--config", cfg, "--format", "json", "bad.yaml", cwd=self.dir)
+        sev = {d["code"]: d["severity"] for d in json.loads(r.stdout)["diagnostics"]}
+        self.assertEqual(sev["PL101"], "info")
+        self.assertEqual(run("check", "--config", os.path.join(self.dir, "missing.yaml"), "bad.yaml", cwd=self.dir).returncode, 2)

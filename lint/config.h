@@ -1,0 +1,57 @@
+#pragma once
+// `.parlint.yaml` (DESIGN §4): the closest one above each file, or the one named by --config. Every
+// key is checked; an unknown key, rule or profile is an error with the file and line.
+#include <expected>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/cluster_profile.h"
+#include "lint/diagnostic.h"
+#include "lint/framework.h"
+#include "lint/glob.h"
+
+namespace parlint {
+
+struct Config {
+  std::string path;  // the file it was read from
+  std::filesystem::path dir;
+  std::vector<std::string> select, ignore;  // empty select = all rules
+  bool has_select = false;
+  std::map<std::string, Severity> severity;  // rule code -> severity
+  std::optional<std::string> fail_on;
+  std::optional<ClusterProfile> cluster;
+  std::optional<Framework> framework;
+  std::vector<Glob> exclude;                                                // relative to `dir`
+  std::vector<std::pair<Glob, std::vector<std::string>>> per_file_ignores;  // relative to `dir`
+
+  // Codes ignored for `file` by per-file-ignores.
+  std::vector<std::string> ignored_for(const std::string& file) const;
+  bool excludes(const std::string& file) const;
+  std::string relative(const std::string& file) const;
+};
+
+// Reads and validates one configuration file; the error says "path:line: what is wrong".
+std::expected<Config, std::string> load_config(const std::string& path);
+
+// Finds (and caches) the closest `.parlint.yaml` above a file; with --config, always that one.
+class ConfigResolver {
+ public:
+  explicit ConfigResolver(std::shared_ptr<const Config> fixed = nullptr, bool discover = true)
+      : fixed_(std::move(fixed)), discover_(discover) {}
+  // nullptr when no configuration applies. Errors are collected and reported once per file.
+  const Config* for_file(const std::string& file);
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  const Config* for_dir(const std::filesystem::path& dir);
+  std::shared_ptr<const Config> fixed_;
+  bool discover_ = true;
+  std::map<std::filesystem::path, std::shared_ptr<const Config>> by_dir_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace parlint
