@@ -253,7 +253,8 @@ class RuleDocs(unittest.TestCase):
         rules = json.loads(run("rules", "--format", "json").stdout)
         self.assertEqual([r["code"] for r in rules], sorted(r["code"] for r in rules))
         self.assertIn("PL101", [r["code"] for r in rules])
-        self.assertIn("| PL101 | tp-crosses-nvlink-domain | error |", run("rules", "--format", "markdown").stdout)
+        self.assertIn("| [PL101](#PL101-tp-crosses-nvlink-domain) | tp-crosses-nvlink-domain | error |",
+                      run("rules", "--format", "markdown").stdout)
         self.assertRegex(run("rules").stdout, r"PL202  cp-seq-divisibility\s+error")
 
     def test_rule_by_code_and_name(self):
@@ -479,3 +480,11 @@ class Configuration(TempDir):
         sev = {d["code"]: d["severity"] for d in json.loads(r.stdout)["diagnostics"]}
         self.assertEqual(sev["PL101"], "info")
         self.assertEqual(run("check", "--config", os.path.join(self.dir, "missing.yaml"), "bad.yaml", cwd=self.dir).returncode, 2)
+
+
+class RuleReference(unittest.TestCase):
+    def test_docs_rules_md_is_generated_from_the_rules(self):
+        with open(os.path.join(ROOT, "docs", "rules.md"), encoding="utf-8") as f:
+            committed = f.read()
+        self.assertEqual(run("rules", "--format", "markdown").stdout, committed,
+                         "docs/rules.md is stale: regenerate it with `build/parlint rules --format markdown > docs/rules.md`")
