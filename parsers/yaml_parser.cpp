@@ -206,7 +206,13 @@ class DocumentExtractor {
     std::vector<bool> merged;                     // job.facts[i] came in through a merge key
     for (const Entry& e : entries_) {
       auto match = match_config_path(e.path);
-      if (!match) continue;
+      if (!match) {
+        // Lookalikes of settings (PL801 decides which): Megatron flags as keys, and keys in sections.
+        const std::string& leaf = e.path.back();
+        job.unrecognized.push_back(
+            {leaf.starts_with("--") ? leaf : join(e.path), e.location, leaf.starts_with("--")});
+        continue;
+      }
       Fact fact;
       fact.key = match->key;
       fact.location = e.location;
