@@ -15,6 +15,7 @@
 
 #include "generated/version.h"
 #include "lint/engine.h"
+#include "lint/model_table.h"
 #include "lint/reporters/reporter.h"
 #include "lint/rule.h"
 
@@ -150,8 +151,52 @@ int run_check_command(const CheckArgs& a, const CLI::App& cmd) {
   return kExitClean;
 }
 
-int run_plan_command(const CheckArgs& a) {
+struct LayoutArgs {
+  std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq;
+  std::string model;
+  bool any() const { return tp || pp || cp || ep || etp || vpp || gpus || nodes || seq || !model.empty(); }
+};
+
+// A job from command-line numbers alone, every value marked as given on the command line.
+RawJob layout_job(const LayoutArgs& l, const std::optional<int>& gpus_per_node) {
+  RawJob job;
+  job.description = "layout from the command line";
+  auto add = [&](Key key, const std::optional<std::int64_t>& v, const char* flag) {
+    if (!v) return;
+    Fact f;
+    f.key = key;
+    f.value = Value::integer(*v);
+    f.origin = Origin::kLauncherFlag;
+    f.spelling = flag;
+    job.facts.push_back(std::move(f));
+  };
+  add(Key::kTensorModelParallelSize, l.tp, "--tp");
+  add(Key::kPipelineModelParallelSize, l.pp, "--pp");
+  add(Key::kContextParallelSize, l.cp, "--cp");
+  add(Key::kExpertModelParallelSize, l.ep, "--ep");
+  add(Key::kExpertTensorParallelSize, l.etp, "--etp");
+  add(Key::kVirtualPipelineModelParallelSize, l.vpp, "--vpp");
+  add(Key::kSeqLength, l.seq, "--seq-length");
+  add(Key::kNodes, l.nodes, "--nodes");
+  if (gpus_per_node) add(Key::kGpusPerNode, std::optional<std::int64_t>(*gpus_per_node), "--gpus-per-node");
+  if (l.gpus) {
+    add(Key::kWorldSize, l.gpus, "--gpus");
+    if (!l.nodes && gpus_per_node && *gpus_per_node > 0)
+      add(Key::kNodes, std::optional<std::int64_t>((*l.gpus + *gpus_per_node - 1) / *gpus_per_node),
+          "--gpus / --gpus-per-node");
+  }
+  if (!l.model.empty()) {
+    if (find_recipe(l.model))
+      job.recipe = l.model;
+    else
+      job.model = l.model;
+  }
+  return job;
+}
+
+int run_plan_command(const CheckArgs& a, const LayoutArgs& layout) {
   EngineOptions options;
+  options.rules = *RuleSelection::make({}, {});
   if (!a.cluster.empty()) {
     options.lint.cluster = find_cluster_profile(a.cluster);
     if (!options.lint.cluster) return usage_error(fmt::format("unknown cluster profile '{}'", a.cluster));
@@ -160,7 +205,14 @@ int run_plan_command(const CheckArgs& a) {
   options.lint.nvlink_domain = a.nvlink_domain;
   options.lint.framework = *framework_from_id(a.framework);
   options.stdin_filename = a.stdin_filename;
-  PlanResult plan = load_jobs(a.paths, options);
+  if (!layout.model.empty() && !find_recipe(layout.model) && !find_model(layout.model))
+    return usage_error("unknown model or recipe '" + layout.model +
+                       "' (a built-in model such as llama3-70b, a "
+                       "Megatron-Bridge recipe name, or a Hugging Face id)");
+  if (a.paths.empty() && !layout.any())
+    return usage_error("plan needs files, or a layout such as --tp 2 --pp 2 --ep 8");
+  PlanResult plan = a.paths.empty() ? plan_from_layout(layout_job(layout, a.gpus_per_node), options)
+                                    : load_jobs(a.paths, options);
   if (a.format == "json")
     report_plan_json(plan, std::cout);
   else
@@ -271,7 +323,18 @@ int run_cli(int argc, char** argv) {
   plan.format = "text";
   CLI::App* plan_cmd =
       app.add_subcommand("plan", "explain jobs: every resolved value, where it came from, derived layout");
-  plan_cmd->add_option("paths", plan.paths, "files to explain")->required();
+  LayoutArgs layout;
+  plan_cmd->add_option("paths", plan.paths, "files to explain (or give a layout with the options below)");
+  plan_cmd->add_option("--tp", layout.tp, "tensor-parallel size")->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--pp", layout.pp, "pipeline-parallel size")->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--cp", layout.cp, "context-parallel size")->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--ep", layout.ep, "expert-parallel size")->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--etp", layout.etp, "expert tensor-parallel size")->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--vpp", layout.vpp, "virtual pipeline size")->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--gpus", layout.gpus, "world size")->check(CLI::Range(1, 1 << 24));
+  plan_cmd->add_option("--nodes", layout.nodes, "node count")->check(CLI::Range(1, 1 << 20));
+  plan_cmd->add_option("--seq-length", layout.seq, "sequence length")->check(CLI::Range(1, 1 << 30));
+  plan_cmd->add_option("--model", layout.model, "built-in model, Megatron-Bridge recipe or Hugging Face id");
   plan_cmd->add_option("--format", plan.format, "output format")->check(CLI::IsMember({"text", "json"}));
   plan_cmd->add_option("--cluster", plan.cluster, "cluster profile");
   plan_cmd->add_option("--gpus-per-node", plan.gpus_per_node, "GPUs per node when a job does not say")
@@ -302,7 +365,7 @@ int run_cli(int argc, char** argv) {
     return kExitClean;
   }
   if (check_cmd->parsed()) return run_check_command(check, *check_cmd);
-  if (plan_cmd->parsed()) return run_plan_command(plan);
+  if (plan_cmd->parsed()) return run_plan_command(plan, layout);
   if (rules_cmd->parsed()) return run_rules_command(rules_format);
   if (rule_cmd->parsed()) return run_rule_command(rule_name);
   std::cerr << app.help();

@@ -347,6 +347,20 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
   return result;
 }
 
+// The findings of every job rule for one job (plan shows them next to the layout).
+std::vector<Diagnostic> job_findings(const Job& job, const EngineOptions& options) {
+  std::vector<Diagnostic> out;
+  Location start{job.path(), {job.range().start, job.range().start}};
+  for (const auto& rule : RuleRegistry::instance().rules()) {
+    if (!options.rules.enabled(rule->info().code)) continue;
+    std::vector<Finding> findings;
+    rule->check_job(job, findings);
+    for (auto& f : findings) out.push_back(to_diagnostic(*rule, std::move(f), start, options.severity));
+  }
+  std::sort(out.begin(), out.end(), diagnostic_less);
+  return out;
+}
+
 }  // namespace
 
 FileKind file_kind(std::string_view path, std::string_view head) {
@@ -402,9 +416,19 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
     }
     SourceText source(std::move(*text));
     ParsedFile parsed = parse_source(input.path, source);
-    for (const RawJob& raw : parsed.jobs)
-      result.jobs.push_back(std::make_unique<Job>(input.path, raw, options.lint));
+    EngineOptions file_options = options_for(input, options);
+    for (const RawJob& raw : parsed.jobs) {
+      result.jobs.push_back(std::make_unique<Job>(input.path, raw, file_options.lint));
+      result.findings.push_back(job_findings(*result.jobs.back(), file_options));
+    }
   }
+  return result;
+}
+
+PlanResult plan_from_layout(const RawJob& raw, const EngineOptions& options) {
+  PlanResult result;
+  result.jobs.push_back(std::make_unique<Job>("<command line>", raw, options.lint));
+  result.findings.push_back(job_findings(*result.jobs.back(), options));
   return result;
 }
 

@@ -61,9 +61,12 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
 // The resolved jobs of the given paths, for `parlint plan`.
 struct PlanResult {
   std::vector<std::unique_ptr<Job>> jobs;
+  std::vector<std::vector<Diagnostic>> findings;  // what `check` reports for each job
   std::vector<InputError> errors;
 };
 PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions& options);
+// A job described on the command line alone (parlint plan --tp 2 --pp 2 --ep 8 ...).
+PlanResult plan_from_layout(const RawJob& raw, const EngineOptions& options);
 
 // Lints one in-memory file (stdin, an editor buffer).
 RunResult check_text(const std::string& path, std::string text, const EngineOptions& options);

@@ -488,3 +488,32 @@ class RuleReference(unittest.TestCase):
             committed = f.read()
         self.assertEqual(run("rules", "--format", "markdown").stdout, committed,
                          "docs/rules.md is stale: regenerate it with `build/parlint rules --format markdown > docs/rules.md`")
+
+
+class PlanFromFlags(unittest.TestCase):
+    def test_minimum_gpus_against_the_product(self):
+        r = run("plan", "--pp", "2", "--tp", "2", "--cp", "1", "--ep", "8", "--etp", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("minimum GPUs M = PP·lcm(TP·CP, EP·ETP) = 2·lcm(2, 8) = 16", r.stdout)
+        self.assertIn("product PP·TP·CP·EP·ETP = 32 over-allocates 2x", r.stdout)
+        self.assertIn("dense DP = W / (TP·PP·CP)", r.stdout)
+        self.assertIn("expert DP = W / (PP·EP·ETP)", r.stdout)
+        self.assertIn("16 GPUs (DP 4, expert DP 1)", r.stdout)
+        doc = json.loads(run("plan", "--format", "json", "--pp", "2", "--tp", "2", "--ep", "8", "--etp", "1",
+                             "--gpus", "32", "--gpus-per-node", "8").stdout)
+        d = doc["jobs"][0]["derived"]
+        self.assertEqual((d["min_gpus"], d["product_gpus"], d["world_size"]), (16, 32, 32))
+        self.assertEqual((d["data_parallel_size"], d["expert_data_parallel_size"]), (8, 2))
+        groups = {g["name"]: g for g in d["groups"]}
+        self.assertEqual(groups["TP"]["crossing_nodes"], 0)
+        self.assertEqual(groups["PP"]["crossing_nodes"], groups["PP"]["groups"])  # PP spans the two nodes
+        self.assertIn("PL103", [f["code"] for f in doc["jobs"][0]["findings"]])
+
+    def test_model_and_errors(self):
+        r = run("plan", "--format", "json", "--tp", "2", "--pp", "16", "--ep", "64", "--etp", "1", "--gpus", "512",
+                "--gpus-per-node", "8", "--model", "deepseek_v3_pretrain_config")
+        job = json.loads(r.stdout)["jobs"][0]
+        self.assertEqual(job["values"]["num_moe_experts"]["value"], 256)
+        self.assertIn("PL102", [f["code"] for f in job["findings"]])
+        self.assertEqual(run("plan", "--model", "gpt-17").returncode, 2)
+        self.assertEqual(run("plan").returncode, 2)

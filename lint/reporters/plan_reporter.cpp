@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lint/rank_layout.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint {
@@ -61,9 +62,30 @@ nlohmann::ordered_json opt(const std::optional<std::int64_t>& v) {
 
 }  // namespace
 
+std::vector<std::int64_t> scaling_worlds(const Job& job) {
+  std::vector<std::int64_t> out;
+  if (auto mesh = job.mesh()) {
+    std::int64_t M = min_world_size(*mesh);
+    for (std::int64_t k : {1, 2, 4}) out.push_back(k * M);
+  }
+  return out;
+}
+
+std::vector<GroupPlacement> placements(const Job& job) {
+  auto mesh = job.mesh();
+  auto world = job.get_int(Key::kWorldSize);
+  auto gpn = job.get_int(Key::kGpusPerNode);
+  if (!gpn) gpn = job.get_int(Key::kNprocPerNode);
+  if (!gpn) gpn = job.nvlink_domain().size;
+  if (!mesh || !world) return {};
+  bool pp_last = !job.get_bool(Key::kUseTpPpDpMapping).value_or(false);
+  return place_groups(*mesh, *world, *gpn, job.nvlink_domain().size, pp_last);
+}
+
 void report_plan_json(const PlanResult& plan, std::ostream& out) {
   nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
-  for (const auto& job : plan.jobs) {
+  for (std::size_t job_index = 0; job_index < plan.jobs.size(); ++job_index) {
+    const auto& job = plan.jobs[job_index];
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < kKeyCount; ++i) {
       const Fact* f = job->fact(static_cast<Key>(i));
@@ -96,6 +118,27 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
                       {"min_gpus", opt(d.min_gpus)},
                       {"product_gpus", opt(d.product)},
                       {"nvlink_domain", job->nvlink_domain().size}}}});
+    nlohmann::ordered_json scaling = nlohmann::ordered_json::array();
+    if (auto mesh = job->mesh())
+      for (auto w : scaling_worlds(*job))
+        scaling.push_back({{"world_size", w},
+                           {"data_parallel_size", opt(data_parallel_size(*mesh, w))},
+                           {"expert_data_parallel_size", opt(expert_data_parallel_size(*mesh, w))}});
+    jobs.back()["derived"]["scaling"] = scaling;
+    nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+    for (const auto& g : placements(*job))
+      groups.push_back({{"name", g.name},
+                        {"size", g.size},
+                        {"groups", g.groups},
+                        {"crossing_nodes", g.crossing_nodes},
+                        {"crossing_nvlink_domains", g.crossing_domains}});
+    jobs.back()["derived"]["groups"] = groups;
+    nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+    if (job_index < plan.findings.size())
+      for (const auto& f : plan.findings[job_index])
+        findings.push_back(
+            {{"code", f.code}, {"severity", std::string(severity_name(f.severity))}, {"message", f.message}});
+    jobs.back()["findings"] = findings;
   }
   nlohmann::ordered_json errors = nlohmann::ordered_json::array();
   for (const auto& e : plan.errors) errors.push_back({{"path", e.path}, {"message", e.message}});
@@ -105,8 +148,11 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
 
 void report_plan_text(const PlanResult& plan, std::ostream& out) {
   for (const auto& job : plan.jobs) {
-    out << fmt::format("{}:{}:{}: {} ({})\n", escape_control(job->path()), job->range().start.line,
-                       job->range().start.column, escape_control(job->description()),
+    std::string header = job->range().valid()
+                             ? fmt::format("{}:{}:{}: ", escape_control(job->path()), job->range().start.line,
+                                           job->range().start.column)
+                             : std::string();
+    out << fmt::format("{}{} ({})\n", header, escape_control(job->description()),
                        framework_display_name(job->framework()));
     for (std::size_t i = 0; i < kKeyCount; ++i) {
       const Fact* f = job->fact(static_cast<Key>(i));
@@ -127,11 +173,47 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
     auto s = [](const std::optional<std::int64_t>& v) {
       return v ? std::to_string(*v) : std::string("unknown");
     };
-    out << fmt::format(
-        "  derived: world size {}, DP {}, expert DP {}, minimum GPUs M = PP·lcm(TP·CP, EP·ETP) = {}, "
-        "product PP·TP·CP·EP·ETP = {}, NVLink domain {} ({})\n\n",
-        s(d.world), s(d.dp), s(d.edp), s(d.min_gpus), s(d.product), job->nvlink_domain().size,
-        job->nvlink_domain().source);
+    out << "  derived:\n";
+    out << fmt::format("    world size: {}\n", s(d.world));
+    if (auto mesh = job->mesh()) {
+      std::int64_t M = min_world_size(*mesh), P = product_world_size(*mesh);
+      std::string w = d.world ? std::to_string(*d.world) : "W";
+      out << fmt::format("    dense DP = W / (TP·PP·CP) = {} / ({}·{}·{}) = {}\n", w, mesh->tp, mesh->pp,
+                         mesh->cp,
+                         d.world ? (d.dp ? std::to_string(*d.dp) : "not a whole number") : "unknown");
+      out << fmt::format("    expert DP = W / (PP·EP·ETP) = {} / ({}·{}·{}) = {}\n", w, mesh->pp, mesh->ep,
+                         mesh->etp,
+                         d.world ? (d.edp ? std::to_string(*d.edp) : "not a whole number") : "unknown");
+      out << fmt::format("    minimum GPUs M = PP·lcm(TP·CP, EP·ETP) = {}·lcm({}, {}) = {}\n", mesh->pp,
+                         mesh->tp * mesh->cp, mesh->ep * mesh->etp, M);
+      if (P != M)
+        out << fmt::format(
+            "    product PP·TP·CP·EP·ETP = {} over-allocates {}x: the dense and expert meshes share each "
+            "pipeline stage's GPUs\n",
+            P, P / M);
+      if (d.gpus_per_node && *d.gpus_per_node > 0)
+        out << fmt::format("    nodes for M: {} of {} GPUs\n", (M + *d.gpus_per_node - 1) / *d.gpus_per_node,
+                           *d.gpus_per_node);
+      out << "    scaling DP:";
+      for (auto wv : scaling_worlds(*job))
+        out << fmt::format(" {} GPUs (DP {}, expert DP {});", wv, s(data_parallel_size(*mesh, wv)),
+                           s(expert_data_parallel_size(*mesh, wv)));
+      out << "\n";
+      int dom = job->nvlink_domain().size;
+      out << fmt::format("    TP={} {} the {}-GPU NVLink domain ({})\n", mesh->tp,
+                         mesh->tp <= dom ? "fits" : "does not fit", dom,
+                         escape_control(job->nvlink_domain().source));
+    }
+    for (const auto& g : placements(*job))
+      out << fmt::format("    {} groups: {} of {} ranks; {} cross a node, {} cross an NVLink domain\n",
+                         g.name, g.groups, g.size, g.crossing_nodes, g.crossing_domains);
+    std::size_t index = static_cast<std::size_t>(&job - &plan.jobs[0]);
+    if (index < plan.findings.size() && !plan.findings[index].empty()) {
+      out << "  findings:\n";
+      for (const auto& f : plan.findings[index])
+        out << fmt::format("    {}[{}] {}\n", severity_name(f.severity), f.code, escape_control(f.message));
+    }
+    out << "\n";
   }
 }
 
