@@ -212,6 +212,8 @@ std::vector<Fact> recipe_facts(const RecipeInfo& r) {
   add(Key::kNumLayersInFirstPipelineStage, r.first_stage);
   add(Key::kNumLayersInLastPipelineStage, r.last_stage);
   if (r.sp) f.push_back(table_fact(Key::kSequenceParallel, Value::boolean(*r.sp), source));
+  // Every recipe inherits _pretrain_common, which turns the distributed optimizer on (recipes/common.py).
+  f.push_back(table_fact(Key::kUseDistributedOptimizer, Value::boolean(true), source));
   if (r.account_for_embedding)
     f.push_back(table_fact(Key::kAccountForEmbeddingInPipelineSplit, Value::boolean(*r.account_for_embedding),
                            source));

@@ -26,7 +26,14 @@ TEST(PublishedLayouts, NoErrorOrWarning) {
       ASSERT_NE(m, nullptr) << l["model"].as<std::string>();
       y << "  num_layers: " << m->layers << "\n  hidden_size: " << m->hidden
         << "\n  num_attention_heads: " << m->heads << "\n  num_query_groups: " << m->groups << "\n";
-      if (m->is_moe()) y << "  num_moe_experts: " << m->experts << "\n  moe_router_topk: " << m->topk << "\n";
+      if (m->is_moe())
+        y << "  num_moe_experts: " << m->experts << "\n  moe_router_topk: " << m->topk
+          << "\n  moe_ffn_hidden_size: " << m->moe_ffn << "\n";
+      if (m->ffn) y << "  ffn_hidden_size: " << m->ffn << "\n";
+      if (m->kv_channels) y << "  kv_channels: " << m->kv_channels << "\n";
+      // With the vocabulary the memory estimate (PL601) runs on every layout too.
+      y << "  vocab_size: " << m->vocab << "\n";
+      if (fw == "megatron-bridge") y << "  use_distributed_optimizer: true\n";
       y << "  add_bias_linear: false\n";
     } else {
       y << "  num_layers: " << l["arch"]["layers"] << "\n  hidden_size: " << l["arch"]["hidden"]

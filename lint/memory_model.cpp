@@ -1,0 +1,135 @@
+#include "lint/memory_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace parlint {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+struct Inputs {
+  double h, a, g, d, L, V, f, s, b, t, p, c, e, te, world;
+  double E = 0, k = 0, f_moe = 0;
+  std::optional<double> v;  // VPP
+  std::optional<double> m;  // microbatches
+  bool sp, distopt, swiglu = true;
+};
+
+std::optional<double> num(const Job& job, Key key) {
+  auto v = job.get_int(key);
+  return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::string> memory_inputs_missing(const Job& job) {
+  std::vector<std::string> missing;
+  for (Key k : {Key::kHiddenSize, Key::kNumAttentionHeads, Key::kNumLayers, Key::kVocabSize, Key::kSeqLength,
+                Key::kMicroBatchSize, Key::kWorldSize})
+    if (!job.get_int(k)) missing.emplace_back(key_name(k));
+  if (!job.get_int(Key::kFfnHiddenSize) && !job.get_int(Key::kMoeFfnHiddenSize))
+    missing.emplace_back("ffn_hidden_size");
+  if (!job.mesh()) missing.emplace_back("parallel sizes");
+  if (!job.get_bool(Key::kUseDistributedOptimizer) && job.framework() != Framework::kMegatronLM &&
+      job.framework() != Framework::kNemo1)
+    missing.emplace_back("use_distributed_optimizer");
+  return missing;
+}
+
+std::optional<MemoryEstimate> estimate_memory(const Job& job) {
+  if (!memory_inputs_missing(job).empty()) return std::nullopt;
+  auto mesh = *job.mesh();
+  Inputs in{};
+  in.h = *num(job, Key::kHiddenSize);
+  in.a = *num(job, Key::kNumAttentionHeads);
+  in.g = num(job, Key::kNumQueryGroups).value_or(in.a);
+  in.d = num(job, Key::kKvChannels).value_or(in.h / in.a);
+  in.L = *num(job, Key::kNumLayers);
+  in.V = *num(job, Key::kVocabSize);
+  in.f = num(job, Key::kFfnHiddenSize).value_or(4 * in.h);
+  in.s = *num(job, Key::kSeqLength);
+  in.b = *num(job, Key::kMicroBatchSize);
+  in.world = *num(job, Key::kWorldSize);
+  in.t = static_cast<double>(mesh.tp);
+  in.p = static_cast<double>(mesh.pp);
+  in.c = static_cast<double>(mesh.cp);
+  in.e = static_cast<double>(mesh.ep);
+  in.te = static_cast<double>(mesh.etp);
+  in.sp = job.get_bool(Key::kSequenceParallel).value_or(false);
+  in.distopt = job.get_bool(Key::kUseDistributedOptimizer).value_or(false);
+  in.v = num(job, Key::kVirtualPipelineModelParallelSize);
+  if (auto experts = num(job, Key::kNumMoeExperts); experts && *experts > 0) {
+    in.E = *experts;
+    in.k = num(job, Key::kMoeRouterTopk).value_or(2);
+    in.f_moe = num(job, Key::kMoeFfnHiddenSize).value_or(in.f);
+  }
+  double dp = in.world / (in.t * in.p * in.c), edp = in.world / (in.p * in.e * in.te);
+  if (dp < 1 || edp < 1) return std::nullopt;
+  if (auto gbs = num(job, Key::kGlobalBatchSize)) in.m = *gbs / (in.b * dp);
+
+  MemoryEstimate out;
+  const double q = in.d * in.a, gamma = 1.5;  // SwiGLU assumed for the MLP (3hf)
+  double attention = 2 * in.h * q * (1 + in.g / in.a);
+  double dense_mlp = 2 * in.h * in.f * gamma;
+  double norms = 2 * in.h;  // RMSNorm
+  bool moe = in.E > 0;
+  double experts = moe ? 2 * in.h * in.f_moe * in.E * gamma : 0;
+  double router = moe ? in.h * in.E : 0;
+  double tp_block = in.L * (attention + (moe ? 0 : dense_mlp));
+  double rep_block = in.L * (norms + router);
+  double exp_block = in.L * experts;
+  double p_tp = (tp_block / in.p + in.h * in.V) / in.t;
+  double p_rep = rep_block / in.p;
+  double p_exp = exp_block / in.p / (in.te * in.e);
+  auto bytes = [&](double shard) { return in.distopt ? 6 + 12 / shard : 18.0; };
+  // The distributed optimizer shards dense state over the dp-cp group (Megatron-Bridge's estimate;
+  // Megatron-LM's formula uses DP alone and overstates it under CP) and expert state over expert DP.
+  double weights = (p_tp + p_rep) * bytes(dp * in.c) + p_exp * bytes(edp);
+  // bf16 gradients (grad_reduce_in_fp32 off) save 2 bytes per parameter: the least any setting needs.
+  double weights_min = weights - 2 * (p_tp + p_rep + p_exp);
+  out.params_per_gpu = p_tp + p_rep + p_exp;
+  out.expert_params_per_gpu = p_exp;
+  out.weights_optimizer_gib = weights / kGiB;
+  out.weights_optimizer_min_gib = weights_min / kGiB;
+  out.terms.push_back(fmt::format(
+      "{:.2f}B parameters per GPU ({:.2f}B TP-sharded, {:.2f}B routed experts) x {} bytes = "
+      "{:.1f} GiB for weights, gradients and optimizer",
+      out.params_per_gpu / 1e9, p_tp / 1e9, p_exp / 1e9,
+      in.distopt ? fmt::format("(6 + 12/{:g})", dp * in.c) : std::string("18"), out.weights_optimizer_gib));
+
+  double act;
+  if (in.sp) {
+    act = in.s * in.b * in.h * (18 + 4 * in.f / in.h) * in.L + 8 * in.s * in.b * in.p +
+          in.s * in.b * in.h * in.p;
+  } else {
+    act = in.s * in.b * in.h * (10 + 24 / in.t) * in.L + 8 * in.s * in.b * in.p + in.s * in.b * in.h * in.p;
+  }
+  if (in.v && *in.v > 1)
+    act *= 1 + (in.p - 1) / (in.p * *in.v);
+  else if (in.p > 1 && in.m)
+    act *= std::min(1.0, *in.m / in.p);
+  if (in.sp) {
+    if (in.p == 1) act += in.s * in.b * in.h * 4 * (1 + in.V / in.h);
+    act /= in.t;
+  } else {
+    if (in.p == 1) act += 2 * (in.s * in.b * in.V / in.t + in.s * in.b * in.h);
+    act *= 1.05;
+  }
+  act /= in.c;  // context parallelism splits the sequence (as Megatron-Bridge's estimate does)
+  out.activations_gib = act / kGiB;
+  out.terms.push_back(
+      fmt::format("{:.1f} GiB of activations (seq {:g} / CP {:g}, micro-batch {:g}, {} layers on the "
+                  "first stage's in-flight micro-batches)",
+                  out.activations_gib, in.s, in.c, in.b, in.L / in.p));
+  out.assumptions = {in.sp ? "activations assume sequence parallelism with selective recompute"
+                           : "activations follow Megatron-LM's branch without sequence parallelism",
+                     "bf16 parameters, fp32 gradients and Adam state; SwiGLU MLP; RMSNorm",
+                     "not modelled: full recompute, CPU offload, CUDA graphs, NCCL and allocator overhead"};
+  out.total_gib = out.weights_optimizer_gib + out.activations_gib;
+  return out;
+}
+
+}  // namespace parlint

@@ -1,0 +1,100 @@
+// PL601 memory-exceeds-hbm: the estimated per-GPU training memory exceeds the GPU's memory.
+#include <fmt/format.h>
+
+#include "lint/memory_model.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PL601", "memory-exceeds-hbm", Severity::kWarning,
+    "estimated per-GPU memory (weights, gradients, optimizer state, activations) > the GPU's memory",
+    R"md(# PL601 memory-exceeds-hbm
+
+## What it does
+Estimates the memory one GPU of the most-loaded pipeline stage needs — parameters, gradients and
+optimizer state by sharding bucket, plus activations — with Megatron-LM's theoretical formulas, and
+warns when the parameters, gradients and optimizer state alone (counted with bf16 gradients, the least
+any setting needs) exceed the cluster profile's GPU memory. Activations depend on recompute, offloading
+and CUDA graphs, which configurations rarely state, so they are reported but not relied on. It fires
+only when every input is known (hidden size, heads, layers, vocabulary, sequence length, micro-batch
+size, world size, parallel sizes).
+
+## Why
+An out-of-memory error comes after the job has waited in the queue and loaded its checkpoint. The
+estimate is a floor: NCCL buffers, the allocator's fragmentation and CUDA graphs come on top.
+
+## Example
+```yaml
+trainer: {num_nodes: 1, devices: 8}
+model:
+  num_layers: 80
+  hidden_size: 8192
+  ffn_hidden_size: 28672
+  num_attention_heads: 64
+  num_query_groups: 8
+  vocab_size: 128256
+  encoder_seq_length: 8192
+  micro_batch_size: 1
+  tensor_model_parallel_size: 8
+```
+
+## Fix
+```yaml
+trainer: {num_nodes: 4, devices: 8}
+model:
+  num_layers: 80
+  hidden_size: 8192
+  ffn_hidden_size: 28672
+  num_attention_heads: 64
+  num_query_groups: 8
+  vocab_size: 128256
+  encoder_seq_length: 8192
+  micro_batch_size: 1
+  tensor_model_parallel_size: 8
+  pipeline_model_parallel_size: 4
+  sequence_parallel: true
+```
+
+## Framework behaviour
+CUDA out of memory at the first step (or later, when activations peak).
+
+## Configuration
+The GPU memory comes from the cluster profile (`--cluster`, or `cluster: {gpu_memory_gib: …}`).
+
+## References
+- reference/memory-and-hardware.md §3 (Megatron-LM theoretical_memory_usage.py); Korthikanti et al. 2022
+)md"};
+
+class MemoryExceedsHbm final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+  void check_job(const Job& job, std::vector<Finding>& out) const override {
+    auto est = estimate_memory(job);
+    double hbm = job.cluster().gpu_memory_gib;
+    // Activations depend on recompute, offloading and CUDA graphs, which configurations rarely state; the
+    // finding rests on what is certain: parameters, gradients and optimizer state alone do not fit.
+    if (!est || est->weights_optimizer_min_gib <= hbm) return;
+    const Fact* at = nullptr;
+    for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kMicroBatchSize})
+      if (const Fact* f = job.fact(k); f && f->location.in_file()) {
+        at = f;
+        break;
+      }
+    Finding f;
+    f.location = at ? at->location : Location{job.path(), job.range()};
+    f.weak = job.fact(Key::kWorldSize)->weak;
+    f.message = fmt::format("estimated {:.1f} GiB per GPU exceeds the {:g} GiB of a {} GPU: {}; {}",
+                            est->total_gib, hbm, job.cluster().gpu, est->terms[0], est->terms[1]);
+    f.help =
+        "shard more (TP within the node, PP across nodes, the distributed optimizer, SP), or lower the "
+        "micro-batch size; the estimate leaves out NCCL buffers and fragmentation";
+    out.push_back(std::move(f));
+  }
+};
+
+PARLINT_REGISTER_RULE(MemoryExceedsHbm);
+
+}  // namespace
+}  // namespace parlint

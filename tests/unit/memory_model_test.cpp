@@ -1,0 +1,62 @@
+// The memory model against worked examples of Megatron-LM's theoretical formulas.
+#include "lint/memory_model.h"
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace parlint {
+namespace {
+
+std::optional<MemoryEstimate> estimate(const std::string& yaml) {
+  auto pf = testing::parse(yaml);
+  Job job("t.yaml", pf.jobs.at(0), {});
+  return estimate_memory(job);
+}
+
+const char* kLlama70b =
+    "trainer: {num_nodes: 8, devices: 8}\nmodel:\n  num_layers: 80\n  hidden_size: 8192\n  ffn_hidden_size: "
+    "28672\n"
+    "  num_attention_heads: 64\n  num_query_groups: 8\n  vocab_size: 128256\n  encoder_seq_length: 4096\n"
+    "  micro_batch_size: 1\n  tensor_model_parallel_size: 4\n  pipeline_model_parallel_size: 4\n"
+    "  sequence_parallel: true\n";
+
+TEST(MemoryModel, Llama70bTp4Pp4Dp4WeightsAndOptimizer) {
+  // Worked by hand from §3.1-3.3: TP-sharded per GPU = (80 x 855,638,016 / 4 + 8192 x 128256) / 4
+  // = 4,540,858,368 parameters; x 18 bytes = 76.1 GiB; with the distributed optimizer (6 + 12/4) = 38.1 GiB.
+  auto e = estimate(kLlama70b);
+  ASSERT_TRUE(e);
+  EXPECT_NEAR(e->params_per_gpu / 1e9, 4.5409, 0.001);
+  EXPECT_NEAR(e->weights_optimizer_gib, 76.1, 0.1);
+  auto d = estimate(std::string(kLlama70b) + "  use_distributed_optimizer: true\n");
+  EXPECT_NEAR(d->weights_optimizer_gib, 38.1, 0.1);
+  // Activations, SP branch: s·b·h·(18 + 4f/h)·L + 8sbp + sbhp, divided by TP.
+  double act = (4096.0 * 8192 * (18 + 4 * 28672.0 / 8192) * 80 + 8 * 4096.0 * 4 + 4096.0 * 8192 * 4) / 4;
+  EXPECT_NEAR(d->activations_gib, act / (1024.0 * 1024 * 1024), 0.01);
+}
+
+TEST(MemoryModel, ExpertsUseExpertDataParallel) {
+  const char* moe =
+      "trainer: {num_nodes: 2, devices: 8}\nmodel:\n  num_layers: 48\n  hidden_size: 2048\n  "
+      "num_attention_heads: 32\n"
+      "  num_query_groups: 4\n  kv_channels: 128\n  vocab_size: 151936\n  num_moe_experts: 128\n  "
+      "moe_router_topk: 8\n"
+      "  moe_ffn_hidden_size: 768\n  ffn_hidden_size: 6144\n  encoder_seq_length: 4096\n  micro_batch_size: "
+      "1\n"
+      "  expert_model_parallel_size: 16\n  expert_tensor_parallel_size: 1\n  use_distributed_optimizer: "
+      "true\n";
+  auto e = estimate(moe);
+  ASSERT_TRUE(e);
+  // 48 x 128 experts x 3 x 2048 x 768 / 16 EP = 0.6B expert parameters per GPU.
+  EXPECT_NEAR(e->expert_params_per_gpu / 1e9, 48.0 * 128 * 3 * 2048 * 768 / 16 / 1e9, 1e-6);
+}
+
+TEST(MemoryModel, UnknownInputsGiveNoEstimate) {
+  auto pf = testing::parse("model:\n  num_layers: 80\n  hidden_size: 8192\n");
+  Job job("t.yaml", pf.jobs.at(0), {});
+  EXPECT_FALSE(estimate_memory(job));
+  EXPECT_FALSE(memory_inputs_missing(job).empty());
+}
+
+}  // namespace
+}  // namespace parlint
