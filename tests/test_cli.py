@@ -517,3 +517,16 @@ class PlanFromFlags(unittest.TestCase):
         self.assertIn("PL102", [f["code"] for f in job["findings"]])
         self.assertEqual(run("plan", "--model", "gpt-17").returncode, 2)
         self.assertEqual(run("plan").returncode, 2)
+
+
+class PlanMemory(unittest.TestCase):
+    def test_memory_estimate_and_unknown_inputs(self):
+        job = json.loads(run("plan", "--format", "json", "fixtures/crossfile/bridge_llama3_70b_ep8.sbatch",
+                             cwd=ROOT).stdout)["jobs"][0]
+        mem = job["derived"]["memory"]
+        self.assertAlmostEqual(mem["weights_optimizer_gib"], 50.8, delta=0.1)
+        self.assertLess(mem["total_gib"], mem["gpu_memory_gib"])
+        self.assertAlmostEqual(job["derived"]["memory_gib_per_gpu"], mem["total_gib"])
+        other = json.loads(run("plan", "--format", "json", "--tp", "2", "--pp", "2").stdout)["jobs"][0]
+        self.assertIsNone(other["derived"]["memory_gib_per_gpu"])
+        self.assertIn("hidden_size", other["derived"]["memory_unknown"])

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lint/memory_model.h"
 #include "lint/rank_layout.h"
 #include "lint/reporters/reporter.h"
 
@@ -125,6 +126,20 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
                            {"data_parallel_size", opt(data_parallel_size(*mesh, w))},
                            {"expert_data_parallel_size", opt(expert_data_parallel_size(*mesh, w))}});
     jobs.back()["derived"]["scaling"] = scaling;
+    if (auto mem = estimate_memory(*job)) {
+      jobs.back()["derived"]["memory_gib_per_gpu"] = mem->total_gib;
+      nlohmann::ordered_json memory = {{"weights_optimizer_gib", mem->weights_optimizer_gib},
+                                       {"weights_optimizer_min_gib", mem->weights_optimizer_min_gib},
+                                       {"activations_gib", mem->activations_gib},
+                                       {"total_gib", mem->total_gib},
+                                       {"gpu_memory_gib", job->cluster().gpu_memory_gib},
+                                       {"terms", mem->terms},
+                                       {"assumptions", mem->assumptions}};
+      jobs.back()["derived"]["memory"] = memory;
+    } else {
+      jobs.back()["derived"]["memory_gib_per_gpu"] = nullptr;
+      jobs.back()["derived"]["memory_unknown"] = memory_inputs_missing(*job);
+    }
     nlohmann::ordered_json groups = nlohmann::ordered_json::array();
     for (const auto& g : placements(*job))
       groups.push_back({{"name", g.name},
@@ -203,6 +218,16 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
       out << fmt::format("    TP={} {} the {}-GPU NVLink domain ({})\n", mesh->tp,
                          mesh->tp <= dom ? "fits" : "does not fit", dom,
                          escape_control(job->nvlink_domain().source));
+    }
+    if (auto mem = estimate_memory(*job)) {
+      out << fmt::format("    memory per GPU: {:.1f} GiB of {:g} GiB\n", mem->total_gib,
+                         job->cluster().gpu_memory_gib);
+      for (const auto& t : mem->terms) out << "      " << t << "\n";
+      for (const auto& a : mem->assumptions) out << "      assumes: " << a << "\n";
+    } else {
+      std::string missing;
+      for (const auto& m : memory_inputs_missing(*job)) missing += (missing.empty() ? "" : ", ") + m;
+      out << "    memory per GPU: unknown (needs " << missing << ")\n";
     }
     for (const auto& g : placements(*job))
       out << fmt::format("    {} groups: {} of {} ranks; {} cross a node, {} cross an NVLink domain\n",
