@@ -89,6 +89,11 @@ bool Job::is_moe() const {
   return (experts && *experts > 0) || (ep && *ep > 1);
 }
 
+bool Job::known_dense() const {
+  const Fact* e = fact(Key::kNumMoeExperts);
+  return e && (e->value.kind() == Value::Kind::kNull || e->value.as_int() == 0);
+}
+
 std::optional<MeshSizes> Job::mesh() const {
   auto tp = get_int(Key::kTensorModelParallelSize), pp = get_int(Key::kPipelineModelParallelSize),
        cp = get_int(Key::kContextParallelSize), ep = get_int(Key::kExpertModelParallelSize),

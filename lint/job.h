@@ -52,6 +52,8 @@ class Job {
   bool describes_model() const { return describes_model_; }
   // num_moe_experts > 0 or EP > 1 (ETP inherited from TP alone does not make a job MoE).
   bool is_moe() const;
+  // The model is known to have no experts (num_moe_experts null or 0 in a described or table model).
+  bool known_dense() const;
   // TP, PP, CP, EP and effective ETP when all are known.
   std::optional<MeshSizes> mesh() const;
   const NvlinkDomain& nvlink_domain() const { return domain_; }

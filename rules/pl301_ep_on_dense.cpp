@@ -55,11 +55,8 @@ class EpOnDense final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.known_dense()) return;
     const Fact* experts = job.fact(Key::kNumMoeExperts);
-    if (!experts || experts->value.is_unknown()) return;
-    auto n = experts->value.as_int();
-    bool dense = experts->value.kind() == Value::Kind::kNull || (n && *n == 0);
-    if (!dense) return;
 
     const Fact* ep = job.fact(Key::kExpertModelParallelSize);
     const Fact* etp = job.fact(Key::kExpertTensorParallelSize);

@@ -48,9 +48,7 @@ class MoeLargeTp final : public Rule {
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (!job.is_moe()) return;
     // EP on a model known to be dense is PL301's error; advice about expert layers would be noise.
-    if (const Fact* e = job.fact(Key::kNumMoeExperts);
-        e && (e->value.kind() == Value::Kind::kNull || e->value.as_int() == 0))
-      return;
+    if (job.known_dense()) return;
     auto tp = job.get_int(Key::kTensorModelParallelSize);
     if (!tp || *tp <= 2) return;
     const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);

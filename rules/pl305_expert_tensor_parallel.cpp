@@ -52,9 +52,7 @@ class ExpertTensorParallel final : public Rule {
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (!job.is_moe()) return;
     // EP on a model known to be dense is PL301's error; advice about expert layers would be noise.
-    if (const Fact* e = job.fact(Key::kNumMoeExperts);
-        e && (e->value.kind() == Value::Kind::kNull || e->value.as_int() == 0))
-      return;
+    if (job.known_dense()) return;
     auto etp = job.get_int(Key::kExpertTensorParallelSize);
     if (!etp || *etp <= 1) return;
     bool inherited = !job.is_written(Key::kExpertTensorParallelSize);
