@@ -18,6 +18,7 @@
 #include "lint/model_table.h"
 #include "lint/reporters/reporter.h"
 #include "lint/rule.h"
+#include "lint/suggest.h"
 
 namespace parlint {
 namespace {
@@ -154,6 +155,7 @@ int run_check_command(const CheckArgs& a, const CLI::App& cmd) {
 struct LayoutArgs {
   std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq;
   std::string model;
+  bool suggest = false;
   bool any() const { return tp || pp || cp || ep || etp || vpp || gpus || nodes || seq || !model.empty(); }
 };
 
@@ -194,6 +196,57 @@ RawJob layout_job(const LayoutArgs& l, const std::optional<int>& gpus_per_node) 
   return job;
 }
 
+int run_suggest(const LayoutArgs& l, const CheckArgs& a, const EngineOptions& options) {
+  SuggestRequest r;
+  r.model = find_model(l.model);
+  if (!r.model) {
+    if (const RecipeInfo* recipe = find_recipe(l.model)) r.model = find_model(recipe->model);
+  }
+  if (!r.model)
+    return usage_error("--suggest needs --model with a built-in model (see rules/data/models.yaml)");
+  r.cluster = options.lint.cluster.value_or(default_cluster_profile());
+  r.gpus_per_node = a.gpus_per_node.value_or(r.cluster.gpus_per_node);
+  r.gpus = l.gpus ? *l.gpus : l.nodes ? *l.nodes * r.gpus_per_node : 0;
+  if (r.gpus <= 0) return usage_error("--suggest needs --gpus N or --nodes N");
+  r.seq_length = l.seq.value_or(0);
+  auto suggestions = suggest_layouts(r, options);
+  if (suggestions.empty())
+    return usage_error(fmt::format("no layout of {} on {} GPUs passes every rule and fits {} GiB per GPU",
+                                   r.model->name, r.gpus, r.cluster.gpu_memory_gib));
+  PlanResult best = plan_from_layout(suggestions.front().job, options);
+  if (a.format == "json") {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& s : suggestions)
+      list.push_back({{"tp", s.mesh.tp},
+                      {"pp", s.mesh.pp},
+                      {"cp", s.mesh.cp},
+                      {"ep", s.mesh.ep},
+                      {"etp", s.mesh.etp},
+                      {"vpp", s.vpp ? nlohmann::ordered_json(s.vpp) : nlohmann::ordered_json(nullptr)},
+                      {"sequence_parallel", s.sp},
+                      {"memory_gib_per_gpu", s.memory_gib},
+                      {"reasons", s.reasons}});
+    std::ostringstream plan_json;
+    report_plan_json(best, plan_json);
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(plan_json.str());
+    doc["suggestions"] = list;
+    std::cout << doc.dump(2) << "\n";
+    return kExitClean;
+  }
+  for (std::size_t i = 0; i < suggestions.size(); ++i) {
+    const auto& s = suggestions[i];
+    std::cout << fmt::format("{} TP={} PP={}{} CP={}{} SP={} for {} on {} GPUs\n",
+                             i == 0 ? "suggested:" : "alternative:", s.mesh.tp, s.mesh.pp,
+                             s.vpp ? fmt::format(" VPP={}", s.vpp) : "", s.mesh.cp,
+                             r.model->is_moe() ? fmt::format(" EP={} ETP={}", s.mesh.ep, s.mesh.etp) : "",
+                             s.sp ? "on" : "off", r.model->name, r.gpus);
+    for (const auto& reason : s.reasons) std::cout << "  - " << reason << "\n";
+  }
+  std::cout << "\n";
+  report_plan_text(best, std::cout);
+  return kExitClean;
+}
+
 int run_plan_command(const CheckArgs& a, const LayoutArgs& layout) {
   EngineOptions options;
   options.rules = *RuleSelection::make({}, {});
@@ -209,6 +262,7 @@ int run_plan_command(const CheckArgs& a, const LayoutArgs& layout) {
     return usage_error("unknown model or recipe '" + layout.model +
                        "' (a built-in model such as llama3-70b, a "
                        "Megatron-Bridge recipe name, or a Hugging Face id)");
+  if (layout.suggest) return run_suggest(layout, a, options);
   if (a.paths.empty() && !layout.any())
     return usage_error("plan needs files, or a layout such as --tp 2 --pp 2 --ep 8");
   PlanResult plan = a.paths.empty() ? plan_from_layout(layout_job(layout, a.gpus_per_node), options)
@@ -335,6 +389,8 @@ int run_cli(int argc, char** argv) {
   plan_cmd->add_option("--nodes", layout.nodes, "node count")->check(CLI::Range(1, 1 << 20));
   plan_cmd->add_option("--seq-length", layout.seq, "sequence length")->check(CLI::Range(1, 1 << 30));
   plan_cmd->add_option("--model", layout.model, "built-in model, Megatron-Bridge recipe or Hugging Face id");
+  plan_cmd->add_flag("--suggest", layout.suggest,
+                     "suggest a layout for --model on --gpus/--nodes (and --seq-length)");
   plan_cmd->add_option("--format", plan.format, "output format")->check(CLI::IsMember({"text", "json"}));
   plan_cmd->add_option("--cluster", plan.cluster, "cluster profile");
   plan_cmd->add_option("--gpus-per-node", plan.gpus_per_node, "GPUs per node when a job does not say")

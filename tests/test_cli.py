@@ -530,3 +530,34 @@ class PlanMemory(unittest.TestCase):
         other = json.loads(run("plan", "--format", "json", "--tp", "2", "--pp", "2").stdout)["jobs"][0]
         self.assertIsNone(other["derived"]["memory_gib_per_gpu"])
         self.assertIn("hidden_size", other["derived"]["memory_unknown"])
+
+
+class Suggest(unittest.TestCase):
+    CASES = [
+        ("llama3-8b", ["--gpus", "8", "--seq-length", "8192"], []),
+        ("llama3-70b", ["--gpus", "64", "--seq-length", "4096"], []),
+        ("deepseek-v3", ["--gpus", "1024"], []),
+        ("kimi-k2", ["--nodes", "288"], ["--cluster", "gb200-nvl72"]),  # a 1T MoE on GB200 NVL72
+    ]
+
+    def test_suggestions_pass_every_rule(self):
+        for model, size, extra in self.CASES:
+            with self.subTest(model=model):
+                r = run("plan", "--suggest", "--format", "json", "--model", model, *size, *extra)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                doc = json.loads(r.stdout)
+                self.assertGreaterEqual(len(doc["suggestions"]), 1)
+                best = doc["suggestions"][0]
+                self.assertLessEqual(best["memory_gib_per_gpu"], doc["jobs"][0]["derived"]["memory"]["gpu_memory_gib"])
+                bad = [f for f in doc["jobs"][0]["findings"] if f["severity"] != "info"]
+                self.assertEqual(bad, [], f"{model}: {bad}")
+                if model in ("deepseek-v3", "kimi-k2"):
+                    self.assertLessEqual(best["tp"], 4)   # MoE: TP sized by the active parameters
+                    self.assertEqual(best["etp"], 1)
+                    self.assertGreaterEqual(best["ep"], 8)
+                if model == "llama3-70b":
+                    self.assertGreaterEqual(best["tp"], 4)
+
+    def test_needs_model_and_size(self):
+        self.assertEqual(run("plan", "--suggest", "--gpus", "8").returncode, 2)
+        self.assertEqual(run("plan", "--suggest", "--model", "llama3-8b").returncode, 2)

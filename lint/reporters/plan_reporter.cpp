@@ -48,7 +48,10 @@ Derived derive(const Job& job) {
   d.gpus_per_node = job.get_int(Key::kGpusPerNode);
   if (auto mesh = job.mesh()) {
     d.min_gpus = min_world_size(*mesh);
-    d.product = product_world_size(*mesh);
+    // On a dense model ETP only mirrors TP: the product people compute is PP·TP·CP·EP.
+    MeshSizes product_mesh = *mesh;
+    if (!job.is_moe()) product_mesh.etp = 1;
+    d.product = product_world_size(product_mesh);
     if (d.world) {
       d.dp = data_parallel_size(*mesh, *d.world);
       d.edp = expert_data_parallel_size(*mesh, *d.world);
@@ -191,7 +194,7 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
     out << "  derived:\n";
     out << fmt::format("    world size: {}\n", s(d.world));
     if (auto mesh = job->mesh()) {
-      std::int64_t M = min_world_size(*mesh), P = product_world_size(*mesh);
+      std::int64_t M = min_world_size(*mesh), P = d.product.value_or(M);
       std::string w = d.world ? std::to_string(*d.world) : "W";
       out << fmt::format("    dense DP = W / (TP·PP·CP) = {} / ({}·{}·{}) = {}\n", w, mesh->tp, mesh->pp,
                          mesh->cp,
