@@ -156,6 +156,7 @@ struct LayoutArgs {
   std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq;
   std::string model;
   bool suggest = false;
+  std::string svg;  // --svg FILE: the first job's rank layout as a picture
   bool any() const { return tp || pp || cp || ep || etp || vpp || gpus || nodes || seq || !model.empty(); }
 };
 
@@ -273,6 +274,15 @@ int run_plan_command(const CheckArgs& a, const LayoutArgs& layout) {
     report_plan_text(plan, std::cout);
   for (const auto& e : plan.errors)
     std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
+  if (!layout.svg.empty()) {
+    if (plan.jobs.empty()) return usage_error("--svg: no job to draw");
+    std::string why;
+    auto svg = layout_svg(*plan.jobs.front(), why);
+    if (!svg) return usage_error("--svg: cannot draw the layout: " + why);
+    std::ofstream out(layout.svg, std::ios::binary | std::ios::trunc);
+    out << *svg;
+    if (!out) return usage_error("cannot write " + layout.svg);
+  }
   return plan.errors.empty() ? kExitClean : kExitUsage;
 }
 
@@ -391,6 +401,7 @@ int run_cli(int argc, char** argv) {
   plan_cmd->add_option("--model", layout.model, "built-in model, Megatron-Bridge recipe or Hugging Face id");
   plan_cmd->add_flag("--suggest", layout.suggest,
                      "suggest a layout for --model on --gpus/--nodes (and --seq-length)");
+  plan_cmd->add_option("--svg", layout.svg, "write the first job's rank layout as an SVG picture to FILE");
   plan_cmd->add_option("--format", plan.format, "output format")->check(CLI::IsMember({"text", "json"}));
   plan_cmd->add_option("--cluster", plan.cluster, "cluster profile");
   plan_cmd->add_option("--gpus-per-node", plan.gpus_per_node, "GPUs per node when a job does not say")

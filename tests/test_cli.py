@@ -561,3 +561,34 @@ class Suggest(unittest.TestCase):
     def test_needs_model_and_size(self):
         self.assertEqual(run("plan", "--suggest", "--gpus", "8").returncode, 2)
         self.assertEqual(run("plan", "--suggest", "--model", "llama3-8b").returncode, 2)
+
+
+class LayoutPicture(TempDir):
+    NS = "{http://www.w3.org/2000/svg}"
+
+    def cells(self, *args):
+        import xml.etree.ElementTree as ET
+        out = os.path.join(self.dir, "layout.svg")
+        r = run("plan", *args, "--svg", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tree = ET.parse(out)  # well-formed XML
+        cells = [e for e in tree.iter(self.NS + "rect") if "cell" in (e.get("class") or "").split()]
+        return cells, [c for c in cells if "crossing" in c.get("class").split()]
+
+    def test_tp_crossing_the_domain_is_outlined(self):
+        cells, crossing = self.cells("--tp", "16", "--gpus", "32", "--gpus-per-node", "8")
+        self.assertEqual((len(cells), len(crossing)), (32, 32))
+        self.assertTrue(all(c.get("stroke") == "red" for c in crossing))
+
+    def test_straddling_groups_only(self):
+        # TP=6 on 3 nodes of 8: groups [6-11] and [12-17] straddle nodes; [0-5] and [18-23] do not.
+        cells, crossing = self.cells("--tp", "6", "--gpus", "24", "--gpus-per-node", "8")
+        self.assertEqual((len(cells), len(crossing)), (24, 12))
+
+    def test_moe_layout_and_refusal(self):
+        cells, crossing = self.cells("--tp", "2", "--pp", "2", "--ep", "8", "--etp", "1", "--gpus", "16",
+                                     "--gpus-per-node", "8")
+        self.assertEqual((len(cells), len(crossing)), (16, 0))
+        r = run("plan", "--tp", "3", "--gpus", "16", "--svg", os.path.join(self.dir, "x.svg"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not valid", r.stderr)
