@@ -592,3 +592,44 @@ class LayoutPicture(TempDir):
         r = run("plan", "--tp", "3", "--gpus", "16", "--svg", os.path.join(self.dir, "x.svg"))
         self.assertEqual(r.returncode, 2)
         self.assertIn("not valid", r.stderr)
+
+
+class PlanRealLayouts(TempDir):
+    def plan(self, script):
+        path = self.write("launch.sbatch", script)
+        r = run("plan", "--format", "json", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)["jobs"][0]
+
+    HEADER = "#!/bin/bash\n#SBATCH --nodes={}\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+
+    def test_dense_llama3_70b_recipe(self):
+        job = self.plan(self.HEADER.format(4) + "srun python run_recipe.py --recipe llama3_70b_pretrain_config\n")
+        d = job["derived"]
+        self.assertEqual((d["world_size"], d["data_parallel_size"], d["min_gpus"]), (32, 1, 32))
+        self.assertEqual(job["values"]["virtual_pipeline_model_parallel_size"]["value"], 5)
+        self.assertEqual(job["values"]["tensor_model_parallel_size"]["origin"], "recipe-default")
+        groups = {g["name"]: g for g in d["groups"]}
+        self.assertEqual(groups["TP"]["crossing_nodes"], 0)
+        self.assertEqual(groups["PP"]["crossing_nodes"], groups["PP"]["groups"])
+        self.assertLess(d["memory"]["total_gib"], 80)
+        self.assertEqual([f for f in job["findings"] if f["severity"] != "info"], [])
+
+    def test_moe_qwen3_30b_recipe(self):
+        job = self.plan(self.HEADER.format(2) + "srun python run_recipe.py --recipe qwen3_30b_a3b_pretrain_config\n")
+        d = job["derived"]
+        self.assertEqual((d["world_size"], d["data_parallel_size"], d["expert_data_parallel_size"]), (16, 16, 1))
+        self.assertEqual((d["min_gpus"], d["product_gpus"]), (16, 16))
+        self.assertEqual(job["values"]["num_moe_experts"]["value"], 128)
+        self.assertEqual([f for f in job["findings"] if f["severity"] != "info"], [])
+
+    def test_long_context_cp(self):
+        job = self.plan(self.HEADER.format(8) + "srun python run_recipe.py --recipe llama3_8b_128k_pretrain_config\n")
+        d = job["derived"]
+        self.assertEqual(job["values"]["context_parallel_size"]["value"], 8)
+        self.assertEqual(job["values"]["seq_length"]["value"], 131072)
+        groups = {g["name"]: g for g in d["groups"]}
+        self.assertEqual(groups["CP"]["size"], 8)
+        self.assertEqual(groups["CP"]["crossing_nodes"], groups["CP"]["groups"])  # CP8 with stride TP4 spans nodes
+        text = run("plan", os.path.join(self.dir, "launch.sbatch")).stdout
+        self.assertIn("CP: seq_length 131072 is divisible by 2·CP = 16; 16384 tokens per CP rank", text)

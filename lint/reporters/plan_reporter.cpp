@@ -217,6 +217,20 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
         out << fmt::format(" {} GPUs (DP {}, expert DP {});", wv, s(data_parallel_size(*mesh, wv)),
                            s(expert_data_parallel_size(*mesh, wv)));
       out << "\n";
+      auto sp = job->get_bool(Key::kSequenceParallel);
+      if (sp && *sp)
+        out << fmt::format("    sequence parallelism: {}\n", mesh->tp > 1
+                                                                 ? "on, splitting activations across TP"
+                                                                 : "requested but needs TP > 1 (PL201)");
+      if (auto seq = job->get_int(Key::kSeqLength)) {
+        if (mesh->cp > 1)
+          out << fmt::format("    CP: seq_length {} {} divisible by 2·CP = {}; {} tokens per CP rank\n", *seq,
+                             *seq % (2 * mesh->cp) == 0 ? "is" : "is NOT", 2 * mesh->cp, *seq / mesh->cp);
+        if (*seq >= 32768 && mesh->cp < 4)
+          out << "    long sequence: 32K tokens or more usually train with CP 4-8 (a2a+p2p for large CP)\n";
+        else if (*seq >= 8192 && *seq < 32768 && mesh->cp == 1)
+          out << "    long sequence: 8K-32K tokens usually train with CP=2\n";
+      }
       int dom = job->nvlink_domain().size;
       out << fmt::format("    TP={} {} the {}-GPU NVLink domain ({})\n", mesh->tp,
                          mesh->tp <= dom ? "fits" : "does not fit", dom,
