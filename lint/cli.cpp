@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -156,7 +157,9 @@ struct LayoutArgs {
   std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq;
   std::string model;
   bool suggest = false;
-  std::string svg;  // --svg FILE: the first job's rank layout as a picture
+  std::string svg;
+  std::optional<double> params, active_params;  // --params 70e9 [--active-params 37e9] for --suggest
+  std::optional<std::int64_t> experts;          // --svg FILE: the first job's rank layout as a picture
   bool any() const { return tp || pp || cp || ep || etp || vpp || gpus || nodes || seq || !model.empty(); }
 };
 
@@ -199,12 +202,32 @@ RawJob layout_job(const LayoutArgs& l, const std::optional<int>& gpus_per_node) 
 
 int run_suggest(const LayoutArgs& l, const CheckArgs& a, const EngineOptions& options) {
   SuggestRequest r;
-  r.model = find_model(l.model);
-  if (!r.model) {
+  r.model = l.model.empty() ? nullptr : find_model(l.model);
+  if (!r.model && !l.model.empty()) {
     if (const RecipeInfo* recipe = find_recipe(l.model)) r.model = find_model(recipe->model);
   }
+  std::string assumed;
+  if (!r.model && l.params) {
+    // Only a size: borrow the architecture of the built-in model closest in size (dense, or MoE when the
+    // active parameters or experts are given), and say so.
+    bool moe = l.active_params || l.experts;
+    double best = 1e300;
+    for (const auto& m : builtin_models()) {
+      if (m.is_moe() != moe) continue;
+      double d = std::abs(std::log(m.params_b * 1e9 / *l.params));
+      if (l.active_params) d += std::abs(std::log(m.active_b * 1e9 / *l.active_params));
+      if (l.experts)
+        d += 0.5 * std::abs(std::log(static_cast<double>(m.experts) / static_cast<double>(*l.experts)));
+      if (d < best) {
+        best = d;
+        r.model = &m;
+      }
+    }
+    if (r.model) assumed = r.model->name;
+  }
   if (!r.model)
-    return usage_error("--suggest needs --model with a built-in model (see rules/data/models.yaml)");
+    return usage_error(
+        "--suggest needs --model with a built-in model (see rules/data/models.yaml), or --params");
   r.cluster = options.lint.cluster.value_or(default_cluster_profile());
   r.gpus_per_node = a.gpus_per_node.value_or(r.cluster.gpus_per_node);
   r.gpus = l.gpus ? *l.gpus : l.nodes ? *l.nodes * r.gpus_per_node : 0;
@@ -231,6 +254,7 @@ int run_suggest(const LayoutArgs& l, const CheckArgs& a, const EngineOptions& op
     report_plan_json(best, plan_json);
     nlohmann::ordered_json doc = nlohmann::ordered_json::parse(plan_json.str());
     doc["suggestions"] = list;
+    if (!assumed.empty()) doc["assumed_architecture"] = assumed;
     std::cout << doc.dump(2) << "\n";
     return kExitClean;
   }
@@ -243,6 +267,9 @@ int run_suggest(const LayoutArgs& l, const CheckArgs& a, const EngineOptions& op
                              s.sp ? "on" : "off", r.model->name, r.gpus);
     for (const auto& reason : s.reasons) std::cout << "  - " << reason << "\n";
   }
+  if (!assumed.empty())
+    std::cout << "(architecture assumed from " << assumed
+              << ", the built-in model closest to the given size)\n";
   std::cout << "\n";
   report_plan_text(best, std::cout);
   return kExitClean;
@@ -402,6 +429,10 @@ int run_cli(int argc, char** argv) {
   plan_cmd->add_flag("--suggest", layout.suggest,
                      "suggest a layout for --model on --gpus/--nodes (and --seq-length)");
   plan_cmd->add_option("--svg", layout.svg, "write the first job's rank layout as an SVG picture to FILE");
+  plan_cmd->add_option("--params", layout.params,
+                       "model size in parameters, for --suggest without --model (70e9)");
+  plan_cmd->add_option("--active-params", layout.active_params, "active parameters of an MoE model (37e9)");
+  plan_cmd->add_option("--experts", layout.experts, "routed experts of an MoE model");
   plan_cmd->add_option("--format", plan.format, "output format")->check(CLI::IsMember({"text", "json"}));
   plan_cmd->add_option("--cluster", plan.cluster, "cluster profile");
   plan_cmd->add_option("--gpus-per-node", plan.gpus_per_node, "GPUs per node when a job does not say")

@@ -633,3 +633,13 @@ class PlanRealLayouts(TempDir):
         self.assertEqual(groups["CP"]["crossing_nodes"], groups["CP"]["groups"])  # CP8 with stride TP4 spans nodes
         text = run("plan", os.path.join(self.dir, "launch.sbatch")).stdout
         self.assertIn("CP: seq_length 131072 is divisible by 2·CP = 16; 16384 tokens per CP rank", text)
+
+
+class SuggestFromSize(unittest.TestCase):
+    def test_params_borrow_the_closest_architecture(self):
+        doc = json.loads(run("plan", "--suggest", "--format", "json", "--params", "1e12", "--active-params", "32e9",
+                             "--experts", "384", "--nodes", "288", "--cluster", "gb200-nvl72").stdout)
+        self.assertEqual(doc["assumed_architecture"], "Kimi K2")
+        self.assertEqual([f for f in doc["jobs"][0]["findings"] if f["severity"] != "info"], [])
+        dense = json.loads(run("plan", "--suggest", "--format", "json", "--params", "70e9", "--gpus", "64").stdout)
+        self.assertEqual(dense["assumed_architecture"], "Llama 3 70B")
