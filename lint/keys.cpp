@@ -38,6 +38,7 @@ constexpr Alias kConfigAliases[] = {
     {"sequence_parallelism", Key::kSequenceParallel},
     {"expert_parallelism", Key::kExpertModelParallelSize},
     {"expert_tensor_parallelism", Key::kExpertTensorParallelSize},
+    {"activations_checkpoint_granularity", Key::kRecomputeGranularity},  // NeMo 1
 };
 
 // Megatron-LM flags whose field name differs from the flag (arguments.py).

@@ -27,6 +27,7 @@ namespace parlint {
   X(kNumLayersPerVirtualPipelineStage, "num_layers_per_virtual_pipeline_stage", kInt)      \
   X(kUseTpPpDpMapping, "use_tp_pp_dp_mapping", kBool)                                      \
   X(kMtpNumLayers, "mtp_num_layers", kInt)                                                 \
+  X(kRecomputeGranularity, "recompute_granularity", kAny)                                  \
   X(kNumLayers, "num_layers", kInt)                                                        \
   X(kHiddenSize, "hidden_size", kInt)                                                      \
   X(kFfnHiddenSize, "ffn_hidden_size", kInt)                                               \

@@ -101,7 +101,15 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
       in.distopt ? fmt::format("(6 + 12/{:g})", dp * in.c) : std::string("18"), out.weights_optimizer_gib));
 
   double act;
-  if (in.sp) {
+  const Fact* recompute = job.fact(Key::kRecomputeGranularity);
+  std::string granularity =
+      recompute && recompute->value.kind() == Value::Kind::kString ? recompute->value.text() : "";
+  out.recompute_known = !granularity.empty();
+  bool full = granularity == "full";
+  if (full) {
+    // Full recompute keeps only each layer's input (2 bytes per element, sharded by SP).
+    act = 2 * in.s * in.b * in.h * in.L + 8 * in.s * in.b * in.p + in.s * in.b * in.h * in.p;
+  } else if (in.sp) {
     act = in.s * in.b * in.h * (18 + 4 * in.f / in.h) * in.L + 8 * in.s * in.b * in.p +
           in.s * in.b * in.h * in.p;
   } else {
@@ -111,7 +119,10 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
     act *= 1 + (in.p - 1) / (in.p * *in.v);
   else if (in.p > 1 && in.m)
     act *= std::min(1.0, *in.m / in.p);
-  if (in.sp) {
+  if (full) {
+    if (in.p == 1) act += 2 * (in.s * in.b * in.V / in.t + in.s * in.b * in.h);
+    if (in.sp) act /= in.t;
+  } else if (in.sp) {
     if (in.p == 1) act += in.s * in.b * in.h * 4 * (1 + in.V / in.h);
     act /= in.t;
   } else {
@@ -124,8 +135,9 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
       fmt::format("{:.1f} GiB of activations (seq {:g} / CP {:g}, micro-batch {:g}, {} layers on the "
                   "first stage's in-flight micro-batches)",
                   out.activations_gib, in.s, in.c, in.b, in.L / in.p));
-  out.assumptions = {in.sp ? "activations assume sequence parallelism with selective recompute"
-                           : "activations follow Megatron-LM's branch without sequence parallelism",
+  out.assumptions = {full    ? "activations with full recompute (layer inputs only)"
+                     : in.sp ? "activations assume sequence parallelism with selective recompute"
+                             : "activations follow Megatron-LM's branch without sequence parallelism",
                      "bf16 parameters, fp32 gradients and Adam state; SwiGLU MLP; RMSNorm",
                      "not modelled: full recompute, CPU offload, CUDA graphs, NCCL and allocator overhead"};
   out.total_gib = out.weights_optimizer_gib + out.activations_gib;

@@ -20,6 +20,7 @@ struct MemoryEstimate {
   double total_gib = 0;
   std::vector<std::string> terms;  // each term with its numbers, for messages and `plan`
   std::vector<std::string> assumptions;
+  bool recompute_known = false;  // the activation term follows a stated recompute setting
 };
 
 // Inputs the estimate needs that are missing or unknown, by name (empty when it can be computed).

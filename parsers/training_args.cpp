@@ -155,6 +155,12 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
         }
         continue;
       }
+      if (name == "--recompute-activations") {
+        // Megatron-LM's shorthand for selective recompute.
+        flags.push_back(make_fact(Key::kRecomputeGranularity, Value::string("selective"), w.location,
+                                  Origin::kMegatronFlag, std::string(name), w));
+        continue;
+      }
       if (name == "--recipe") {
         if (const Word* v = inline_value ? &w : next_value()) {
           out.recipe = *v;

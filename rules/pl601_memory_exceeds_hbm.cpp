@@ -15,11 +15,12 @@ constexpr RuleInfo kInfo{
 ## What it does
 Estimates the memory one GPU of the most-loaded pipeline stage needs — parameters, gradients and
 optimizer state by sharding bucket, plus activations — with Megatron-LM's theoretical formulas, and
-warns when the parameters, gradients and optimizer state alone (counted with bf16 gradients, the least
-any setting needs) exceed the cluster profile's GPU memory. Activations depend on recompute, offloading
-and CUDA graphs, which configurations rarely state, so they are reported but not relied on. It fires
-only when every input is known (hidden size, heads, layers, vocabulary, sequence length, micro-batch
-size, world size, parallel sizes).
+warns when it exceeds the cluster profile's GPU memory. Activations depend on the recompute setting
+(`recompute_granularity`, `--recompute-activations`, NeMo's `activations_checkpoint_granularity`): when
+it is stated, the whole estimate counts; when it is not, only the parameters, gradients and optimizer
+state (with bf16 gradients, the least any setting needs) are compared, so the finding never rests on a
+guess. It fires only when every input is known (hidden size, heads, layers, vocabulary, sequence length,
+micro-batch size, world size, parallel sizes).
 
 ## Why
 An out-of-memory error comes after the job has waited in the queue and loaded its checkpoint. The
@@ -75,7 +76,10 @@ class MemoryExceedsHbm final : public Rule {
     double hbm = job.cluster().gpu_memory_gib;
     // Activations depend on recompute, offloading and CUDA graphs, which configurations rarely state; the
     // finding rests on what is certain: parameters, gradients and optimizer state alone do not fit.
-    if (!est || est->weights_optimizer_min_gib <= hbm) return;
+    if (!est) return;
+    // With the recompute setting stated, the whole estimate counts; otherwise only the certain part.
+    bool over = est->recompute_known ? est->total_gib > hbm : est->weights_optimizer_min_gib > hbm;
+    if (!over) return;
     const Fact* at = nullptr;
     for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kMicroBatchSize})
       if (const Fact* f = job.fact(k); f && f->location.in_file()) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "parsers/training_args.h"
 #include "test_support.h"
 
 namespace parlint {
@@ -33,6 +34,25 @@ TEST(MemoryModel, Llama70bTp4Pp4Dp4WeightsAndOptimizer) {
   // Activations, SP branch: s·b·h·(18 + 4f/h)·L + 8sbp + sbhp, divided by TP.
   double act = (4096.0 * 8192 * (18 + 4 * 28672.0 / 8192) * 80 + 8 * 4096.0 * 4 + 4096.0 * 8192 * 4) / 4;
   EXPECT_NEAR(d->activations_gib, act / (1024.0 * 1024 * 1024), 0.01);
+}
+
+TEST(MemoryModel, RecomputeSettingDecidesTheActivationTerm) {
+  auto selective = estimate(std::string(kLlama70b) + "  recompute_granularity: selective\n");
+  auto full = estimate(std::string(kLlama70b) + "  recompute_granularity: full\n");
+  auto unstated = estimate(kLlama70b);
+  ASSERT_TRUE(selective && full && unstated);
+  EXPECT_TRUE(selective->recompute_known);
+  EXPECT_FALSE(unstated->recompute_known);
+  // Full recompute keeps 2·s·b·h per layer instead of s·b·h·(18 + 4f/h): 2/32 of the selective term here.
+  EXPECT_LT(full->activations_gib, selective->activations_gib / 10);
+  EXPECT_DOUBLE_EQ(full->weights_optimizer_gib, selective->weights_optimizer_gib);
+  // Megatron-LM's --recompute-activations means selective recompute.
+  std::vector<Word> words(1);
+  words[0].text = "--recompute-activations";
+  auto args = parse_training_args(words);
+  ASSERT_EQ(args.facts.size(), 1u);
+  EXPECT_EQ(args.facts[0].key, Key::kRecomputeGranularity);
+  EXPECT_EQ(args.facts[0].value.text(), "selective");
 }
 
 TEST(MemoryModel, ExpertsUseExpertDataParallel) {
