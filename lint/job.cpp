@@ -89,6 +89,13 @@ bool Job::is_moe() const {
   return (experts && *experts > 0) || (ep && *ep > 1);
 }
 
+std::optional<std::int64_t> Job::data_parallel() const {
+  auto m = mesh();
+  auto w = get_int(Key::kWorldSize);
+  if (!m || !w) return std::nullopt;
+  return data_parallel_size(*m, *w);
+}
+
 bool Job::known_dense() const {
   const Fact* e = fact(Key::kNumMoeExperts);
   return e && (e->value.kind() == Value::Kind::kNull || e->value.as_int() == 0);

@@ -56,6 +56,8 @@ class Job {
   bool known_dense() const;
   // TP, PP, CP, EP and effective ETP when all are known.
   std::optional<MeshSizes> mesh() const;
+  // Dense DP = W / (TP·PP·CP) when the world size and the mesh are known and W divides evenly.
+  std::optional<std::int64_t> data_parallel() const;
   const NvlinkDomain& nvlink_domain() const { return domain_; }
   const ClusterProfile& cluster() const { return cluster_; }
   const std::vector<Conflict>& conflicts() const { return conflicts_; }

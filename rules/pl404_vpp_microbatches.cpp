@@ -56,10 +56,8 @@ class VppMicrobatches final : public Rule {
     auto pp = job.get_int(Key::kPipelineModelParallelSize),
          vpp = job.get_int(Key::kVirtualPipelineModelParallelSize);
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
-    auto world = job.get_int(Key::kWorldSize);
-    auto mesh = job.mesh();
-    if (!pp || *pp <= 1 || !vpp || *vpp <= 1 || !gbs || !mbs || *mbs <= 0 || !world || !mesh) return;
-    auto dp = data_parallel_size(*mesh, *world);
+    if (!pp || *pp <= 1 || !vpp || *vpp <= 1 || !gbs || !mbs || *mbs <= 0) return;
+    auto dp = job.data_parallel();
     if (!dp || *dp <= 0 || *gbs % (*mbs * *dp) != 0) return;  // PL503 reports the batch split
     std::int64_t m = *gbs / (*mbs * *dp);
     if (m >= *pp && m % *pp == 0) return;

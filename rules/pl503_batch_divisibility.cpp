@@ -48,10 +48,8 @@ class BatchDivisibility final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
-    auto world = job.get_int(Key::kWorldSize);
-    auto mesh = job.mesh();
-    if (!gbs || !mbs || *mbs <= 0 || !world || !mesh) return;
-    auto dp = data_parallel_size(*mesh, *world);
+    if (!gbs || !mbs || *mbs <= 0) return;
+    auto dp = job.data_parallel();
     if (!dp || *dp <= 0) return;
     std::int64_t unit = *mbs * *dp;
     if (*gbs % unit == 0 && *gbs >= unit) return;

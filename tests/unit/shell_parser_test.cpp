@@ -285,6 +285,7 @@ TEST(ShellParser, DeepNestingIsBounded) {
   EXPECT_FALSE(pf.errors.empty());
   std::string subshells(20000, '(');
   auto pf2 = sh(subshells + "python t.py" + std::string(20000, ')') + "\n");
+  EXPECT_LE(pf2.jobs.size(), 1u);  // bounded: at most the one launch, never a crash
   // Nested parameter expansions once overflowed the stack: they are followed to a bounded depth.
   std::string nested = "X=";
   for (int i = 0; i < 20000; ++i) nested += "${A:-";
