@@ -131,6 +131,7 @@ void Job::apply_defaults(const LintOptions& options) {
       set(default_fact(Key::kNumMoeExperts, Value::null(), fw + " default (no experts)"));
     default_to(Key::kAddBiasLinear, Value::boolean(true));
     default_to(Key::kMoeRouterTopk, Value::integer(2));
+    default_to(Key::kShareEmbeddingsAndOutputWeights, Value::boolean(true));
     if (!fact(Key::kNumQueryGroups) && framework_ != Framework::kMegatronLM) {
       if (auto heads = get_int(Key::kNumAttentionHeads))
         set(default_fact(Key::kNumQueryGroups, Value::integer(*heads),

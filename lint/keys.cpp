@@ -23,6 +23,7 @@ constexpr std::array<KeyInfo, kKeyCount> kKeyInfo = {{
 struct Alias {
   std::string_view spelling;
   Key key;
+  bool inverted = false;
 };
 constexpr Alias kConfigAliases[] = {
     {"encoder_seq_length", Key::kSeqLength},      // NeMo 1
@@ -39,6 +40,8 @@ constexpr Alias kConfigAliases[] = {
     {"expert_parallelism", Key::kExpertModelParallelSize},
     {"expert_tensor_parallelism", Key::kExpertTensorParallelSize},
     {"activations_checkpoint_granularity", Key::kRecomputeGranularity},  // NeMo 1
+    // Megatron-LM argument dumps spell the opposite of Megatron-Core's field.
+    {"untie_embeddings_and_output_weights", Key::kShareEmbeddingsAndOutputWeights, true},
 };
 
 // Megatron-LM flags whose field name differs from the flag (arguments.py).
@@ -55,6 +58,7 @@ constexpr FlagAlias kFlagAliases[] = {
     {"--decoder-last-pipeline-num-layers", Key::kNumLayersInLastPipelineStage, false},
     {"--disable-bias-linear", Key::kAddBiasLinear, true},
     {"--num-virtual-stages-per-pipeline-rank", Key::kVirtualPipelineModelParallelSize, false},
+    {"--untie-embeddings-and-output-weights", Key::kShareEmbeddingsAndOutputWeights, true},
 };
 
 // Keys that are read from config files under these sections (after an optional package prefix such
@@ -124,15 +128,17 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
   if (!section_holds_settings(sections)) return std::nullopt;
 
   std::optional<Key> key = key_from_name(leaf);
+  bool inverted = false;
   if (!key)
     for (const auto& a : kConfigAliases)
-      if (a.spelling == leaf) key = a.key;
+      if (a.spelling == leaf) key = a.key, inverted = a.inverted;
   if (!key) return std::nullopt;
   // Launch keys are only read where launchers write them; world_size is always derived.
   if (*key == Key::kWorldSize || *key >= Key::kCudaDeviceMaxConnections) return std::nullopt;
   if ((*key == Key::kNodes || *key == Key::kGpusPerNode) && !sections.empty()) return std::nullopt;
 
   KeyMatch m{*key};
+  m.inverted = inverted;
   if (*key == Key::kSeqLength) {
     // Megatron-Bridge copies dataset.seq_length over model.seq_length; NeMo 1's model.data.seq_length
     // normally interpolates model.encoder_seq_length and is the weaker spelling.

@@ -40,6 +40,7 @@ namespace parlint {
   X(kMoeFfnHiddenSize, "moe_ffn_hidden_size", kInt)                                        \
   X(kAddBiasLinear, "add_bias_linear", kBool)                                              \
   X(kVocabSize, "vocab_size", kInt)                                                        \
+  X(kShareEmbeddingsAndOutputWeights, "share_embeddings_and_output_weights", kBool)        \
   X(kSeqLength, "seq_length", kInt)                                                        \
   X(kGlobalBatchSize, "global_batch_size", kInt)                                           \
   X(kMicroBatchSize, "micro_batch_size", kInt)                                             \

@@ -15,7 +15,7 @@ struct Inputs {
   double E = 0, k = 0, f_moe = 0;
   std::optional<double> v;  // VPP
   std::optional<double> m;  // microbatches
-  bool sp, distopt, swiglu = true;
+  bool sp, distopt, swiglu = true, untied = false;
 };
 
 std::optional<double> num(const Job& job, Key key) {
@@ -61,6 +61,7 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
   in.sp = job.get_bool(Key::kSequenceParallel).value_or(false);
   in.distopt = job.get_bool(Key::kUseDistributedOptimizer).value_or(false);
   in.v = num(job, Key::kVirtualPipelineModelParallelSize);
+  in.untied = !job.get_bool(Key::kShareEmbeddingsAndOutputWeights).value_or(true);
   if (auto experts = num(job, Key::kNumMoeExperts); experts && *experts > 0) {
     in.E = *experts;
     in.k = num(job, Key::kMoeRouterTopk).value_or(2);
@@ -82,6 +83,8 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
   double rep_block = in.L * (norms + router);
   double exp_block = in.L * experts;
   double p_tp = (tp_block / in.p + in.h * in.V) / in.t;
+  // A separate output layer lives on the last stage; with one stage it shares the GPU with the embedding.
+  if (in.untied && in.p == 1) p_tp += in.h * in.V / in.t;
   double p_rep = rep_block / in.p;
   double p_exp = exp_block / in.p / (in.te * in.e);
   auto bytes = [&](double shard) { return in.distopt ? 6 + 12 / shard : 18.0; };

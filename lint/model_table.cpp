@@ -183,6 +183,7 @@ std::vector<Fact> model_facts(const ModelInfo& m, const std::string& source) {
   f.push_back(table_fact(Key::kNumQueryGroups, Value::integer(m.groups), source));
   if (m.kv_channels) f.push_back(table_fact(Key::kKvChannels, Value::integer(m.kv_channels), source));
   f.push_back(table_fact(Key::kVocabSize, Value::integer(m.vocab), source));
+  f.push_back(table_fact(Key::kShareEmbeddingsAndOutputWeights, Value::boolean(m.tied), source));
   if (m.is_moe()) {
     f.push_back(table_fact(Key::kNumMoeExperts, Value::integer(m.experts), source));
     f.push_back(table_fact(Key::kMoeRouterTopk, Value::integer(m.topk), source));

@@ -1,6 +1,7 @@
 // The memory model against worked examples of Megatron-LM's theoretical formulas.
 #include "lint/memory_model.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "parsers/training_args.h"
@@ -34,6 +35,37 @@ TEST(MemoryModel, Llama70bTp4Pp4Dp4WeightsAndOptimizer) {
   // Activations, SP branch: s·b·h·(18 + 4f/h)·L + 8sbp + sbhp, divided by TP.
   double act = (4096.0 * 8192 * (18 + 4 * 28672.0 / 8192) * 80 + 8 * 4096.0 * 4 + 4096.0 * 8192 * 4) / 4;
   EXPECT_NEAR(d->activations_gib, act / (1024.0 * 1024 * 1024), 0.01);
+}
+
+// Llama 3.1 8B (untied embeddings) with the distributed optimizer on four layouts. The expected GiB are the
+// figures a public test of Megatron-LM's theoretical_memory_usage (the dp-cp sharding variant) asserts for
+// these layouts: 44.87, 67.31, 11.92 and 23.14 GiB. The issue asks for agreement within 10%; we hold 1%.
+TEST(MemoryModel, Llama31_8bMatchesPublishedWeightAndOptimizerFigures) {
+  struct Case {
+    int tp, cp, pp, mbs, world;
+    double gib;
+  };
+  for (const Case& c : {Case{2, 1, 1, 1, 4, 44.87}, Case{1, 2, 1, 1, 4, 67.31}, Case{2, 1, 2, 1, 128, 11.92},
+                        Case{2, 2, 1, 2, 128, 23.14}}) {
+    std::string yaml = fmt::format(
+        "trainer: {{num_nodes: {}, devices: 4}}\nmodel:\n  num_layers: 32\n  hidden_size: 4096\n"
+        "  ffn_hidden_size: 14336\n  num_attention_heads: 32\n  num_query_groups: 8\n  vocab_size: 128256\n"
+        "  share_embeddings_and_output_weights: false\n  seq_length: 8192\n  micro_batch_size: {}\n"
+        "  tensor_model_parallel_size: {}\n  context_parallel_size: {}\n  pipeline_model_parallel_size: {}\n"
+        "  use_distributed_optimizer: true\n",
+        c.world / 4, c.mbs, c.tp, c.cp, c.pp);
+    auto e = estimate(yaml);
+    ASSERT_TRUE(e) << yaml;
+    EXPECT_NEAR(e->weights_optimizer_gib, c.gib, c.gib * 0.01)
+        << "TP" << c.tp << " CP" << c.cp << " PP" << c.pp;
+  }
+  // Megatron-LM's argument spelling of the same setting.
+  std::vector<Word> words(1);
+  words[0].text = "--untie-embeddings-and-output-weights";
+  auto args = parse_training_args(words);
+  ASSERT_EQ(args.facts.size(), 1u);
+  EXPECT_EQ(args.facts[0].key, Key::kShareEmbeddingsAndOutputWeights);
+  EXPECT_EQ(args.facts[0].value.as_bool(), false);
 }
 
 TEST(MemoryModel, RecomputeSettingDecidesTheActivationTerm) {
