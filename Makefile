@@ -11,7 +11,7 @@ deps:
 	@scripts/setup-deps.sh
 
 $(BUILD)/build.ninja: CMakeLists.txt
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX="$(PREFIX)"
 
 configure: deps $(BUILD)/build.ninja
 
@@ -28,7 +28,7 @@ format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')
 
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+	cmake --install "$(BUILD)" --prefix "$(PREFIX)" --strip
 
 clean:
 	rm -rf $(BUILD)

@@ -100,9 +100,15 @@ int run_check_command(const CheckArgs& a, const CLI::App& cmd) {
 
   RunResult result = run_check(paths, options);
 
-  std::string format = a.format.empty() ? "text" : a.format;
+  // In GitHub Actions the default is annotations (DESIGN §4); an explicit --format always wins.
+  const char* actions = std::getenv("GITHUB_ACTIONS");
+  std::string format = !a.format.empty()                                ? a.format
+                       : actions && std::string_view(actions) == "true" ? "github"
+                                                                        : "text";
   ReportOptions report;
   report.quiet = a.quiet;
+  const char* summary_path = std::getenv("GITHUB_STEP_SUMMARY");
+  report.step_summary = format == "github" && summary_path && *summary_path;
   bool tty = a.output.empty() && ::isatty(STDOUT_FILENO);
   bool no_color = std::getenv("NO_COLOR") && *std::getenv("NO_COLOR");
   report.color = a.color == "always" || (a.color == "auto" && tty && !no_color);
@@ -112,6 +118,10 @@ int run_check_command(const CheckArgs& a, const CLI::App& cmd) {
     report_json(result, report, buffer);
   else if (format == "gcc")
     report_gcc(result, report, buffer);
+  else if (format == "github")
+    report_github(result, report, buffer);
+  else if (format == "sarif")
+    report_sarif(result, report, buffer);
   else
     report_text(result, report, buffer);
 
@@ -126,7 +136,7 @@ int run_check_command(const CheckArgs& a, const CLI::App& cmd) {
     std::vector<std::pair<std::string, std::pair<int, std::string>>> rows(counts.begin(), counts.end());
     std::stable_sort(rows.begin(), rows.end(),
                      [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
-    if (format == "json" || format == "gcc") buffer.str("");
+    if (format != "text") buffer.str("");
     for (const auto& [code, c] : rows) buffer << fmt::format("{:>5}  {}  {}\n", c.first, code, c.second);
     if (!result.suppressed.empty())
       buffer << fmt::format("{:>5}  suppressed by comments\n", result.suppressed.size());
@@ -137,6 +147,12 @@ int run_check_command(const CheckArgs& a, const CLI::App& cmd) {
     std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
     out << buffer.str();
     if (!out) return usage_error("cannot write " + a.output);
+  }
+  if (report.step_summary) {
+    // Appended: other steps' tools write to the same file.
+    std::ofstream summary(summary_path, std::ios::binary | std::ios::app);
+    summary << github_step_summary(result) << "\n";
+    if (!summary) std::cerr << "parlint: warning: cannot write the job summary to " << summary_path << "\n";
   }
   bool internal = false;
   for (const auto& e : result.errors) {
@@ -380,7 +396,7 @@ int run_cli(int argc, char** argv) {
       app.add_subcommand("check", "lint files and folders (default \".\"); \"-\" reads stdin");
   check_cmd->add_option("paths", check.paths, "files and folders to lint");
   check_cmd->add_option("--format", check.format, "output format")
-      ->check(CLI::IsMember({"text", "gcc", "json"}));
+      ->check(CLI::IsMember({"text", "gcc", "json", "github", "sarif"}));
   check_cmd->add_option("-o,--output", check.output, "write the report to FILE");
   check_cmd->add_option("--config", check.config, "configuration file (default: the closest .parlint.yaml)");
   check_cmd->add_option("--select", check.select, "rules to enable: codes, names or prefixes (PL1)")

@@ -256,6 +256,18 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     const SourceText* s = source_of(loc.path);
     return s ? std::string(s->line(loc.range.start.line)) : std::string();
   };
+  // The primary line with a secret itself masked: snippets reach people and CI logs.
+  auto masked_line_of = [&](const Diagnostic& d) {
+    std::string line = line_of(d.location);
+    if (d.sensitive && !line.empty()) {
+      std::size_t b = column_to_byte(line, d.location.range.start.column);
+      std::size_t e = d.location.range.end.line == d.location.range.start.line
+                          ? column_to_byte(line, d.location.range.end.column)
+                          : line.size();
+      for (std::size_t i = b; i < e && i < line.size(); ++i) line[i] = '*';
+    }
+    return line;
+  };
 
   // Suppression comments apply at a finding's primary location, in whichever file that is.
   if (options.apply_suppressions) {
@@ -271,10 +283,12 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     std::vector<Diagnostic> kept;
     for (auto& d : found) {
       Suppressions* s = suppressions_of(d.location.path);
-      if (s && s->suppresses(d))
-        outcome.suppressed.push_back({std::move(d), ""});
-      else
+      if (auto by = s ? s->suppresses(d) : std::nullopt) {
+        std::string line = masked_line_of(d);
+        outcome.suppressed.push_back({std::move(d), std::move(line), std::move(by)});
+      } else {
         kept.push_back(std::move(d));
+      }
     }
     found = std::move(kept);
     std::vector<std::string> enabled;
@@ -293,16 +307,8 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     }
   }
   for (auto& d : found) {
-    std::string line = line_of(d.location);
-    if (d.sensitive && !line.empty()) {
-      // Mask the secret itself in the snippet shown to people and CI logs.
-      std::size_t b = column_to_byte(line, d.location.range.start.column);
-      std::size_t e = d.location.range.end.line == d.location.range.start.line
-                          ? column_to_byte(line, d.location.range.end.column)
-                          : line.size();
-      for (std::size_t i = b; i < e && i < line.size(); ++i) line[i] = '*';
-    }
-    outcome.diagnostics.push_back({std::move(d), std::move(line)});
+    std::string line = masked_line_of(d);
+    outcome.diagnostics.push_back({std::move(d), std::move(line), std::nullopt});
   }
   return outcome;
 }
@@ -333,8 +339,6 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
     std::move(o.diagnostics.begin(), o.diagnostics.end(), std::back_inserter(result.diagnostics));
     std::move(o.suppressed.begin(), o.suppressed.end(), std::back_inserter(result.suppressed));
   }
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
-                   [](const auto& a, const auto& b) { return diagnostic_less(a.diagnostic, b.diagnostic); });
   // A file linted on its own and also pulled in by a launch reports each finding once.
   auto same = [](const CheckedDiagnostic& a, const CheckedDiagnostic& b) {
     return a.diagnostic.code == b.diagnostic.code &&
@@ -342,8 +346,12 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
            a.diagnostic.location.range == b.diagnostic.location.range &&
            a.diagnostic.message == b.diagnostic.message;
   };
-  result.diagnostics.erase(std::unique(result.diagnostics.begin(), result.diagnostics.end(), same),
-                           result.diagnostics.end());
+  for (auto* list : {&result.diagnostics, &result.suppressed}) {
+    std::stable_sort(list->begin(), list->end(), [](const auto& a, const auto& b) {
+      return diagnostic_less(a.diagnostic, b.diagnostic);
+    });
+    list->erase(std::unique(list->begin(), list->end(), same), list->end());
+  }
   return result;
 }
 

@@ -13,6 +13,7 @@
 #include "lint/glob.h"
 #include "lint/job.h"
 #include "lint/rule_selection.h"
+#include "lint/suppressions.h"
 
 namespace parlint {
 
@@ -42,7 +43,8 @@ struct InputError {
 
 struct CheckedDiagnostic {
   Diagnostic diagnostic;
-  std::string source_line;  // the text of the primary line, for the text reporter's snippet
+  std::string source_line;  // the text of the primary line (secrets masked), for snippets and fingerprints
+  std::optional<SuppressedBy> suppressed_by;  // set in RunResult::suppressed
 };
 
 struct RunResult {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <map>
+#include <tuple>
 
 #include "lint/rule.h"
 #include "lint/rule_selection.h"
@@ -15,7 +16,7 @@ namespace {
 // `# parlint: ignore[PL201, sp-without-tp] -- reason` and `# parlint: disable=PL201`.
 const RE2& directive() {
   static const RE2 re(
-      R"(#\s*parlint:\s*(ignore|disable|enable|file-ignore)\s*(?:\[([^\]]*)\]|=\s*([A-Za-z0-9_,\s-]+?))\s*(?:--.*)?$)");
+      R"(#\s*parlint:\s*(ignore|disable|enable|file-ignore)\s*(?:\[([^\]]*)\]|=\s*([A-Za-z0-9_,\s-]+?))\s*(?:--\s*(.*?))?\s*$)");
   return re;
 }
 
@@ -27,16 +28,16 @@ bool comment_only(std::string_view line) {
 }  // namespace
 
 Suppressions::Suppressions(const std::string& path, const SourceText& source) {
-  std::map<std::string, std::vector<std::pair<int, Location>>> open;  // code -> disable lines
+  std::map<std::string, std::vector<std::tuple<int, Location, std::string>>> open;  // code -> disables
   for (int line = 1; line <= source.line_count(); ++line) {
     std::string_view text = source.line(line);
     auto hash = text.find("parlint:");
     if (hash == std::string_view::npos) continue;
     hash = text.rfind('#', hash);
     if (hash == std::string_view::npos) continue;
-    std::string kind, bracket, equals;
+    std::string kind, bracket, equals, reason;
     std::string_view tail = text.substr(hash);
-    if (!RE2::PartialMatch(tail, directive(), &kind, &bracket, &equals)) continue;
+    if (!RE2::PartialMatch(tail, directive(), &kind, &bracket, &equals, &reason)) continue;
     Location where{path, {source.position(line, hash), source.position(line, text.size())}};
     std::vector<std::string> codes;
     std::string list = bracket.empty() ? equals : bracket;
@@ -53,19 +54,20 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
       for (const auto& c : codes) {
         auto& stack = open[c];
         if (stack.empty()) continue;
-        auto [start, loc] = stack.back();
+        auto [start, loc, why] = stack.back();
         stack.pop_back();
-        entries_.push_back({Entry::kRange, {c}, start, line, loc, {false}});
+        entries_.push_back({Entry::kRange, {c}, start, line, loc, {false}, why});
       }
       continue;
     }
     if (codes.empty()) continue;
     if (kind == "disable") {
-      for (const auto& c : codes) open[c].push_back({line, where});
+      for (const auto& c : codes) open[c].push_back({line, where, reason});
       continue;
     }
     if (kind == "file-ignore") {
-      entries_.push_back({Entry::kFile, codes, 1, INT_MAX, where, std::vector<bool>(codes.size(), false)});
+      entries_.push_back(
+          {Entry::kFile, codes, 1, INT_MAX, where, std::vector<bool>(codes.size(), false), reason});
       continue;
     }
     int target = line;
@@ -74,22 +76,23 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
       target = line + 1;
       while (target <= source.line_count() && comment_only(source.line(target))) ++target;
     }
-    entries_.push_back({Entry::kLine, codes, target, target, where, std::vector<bool>(codes.size(), false)});
+    entries_.push_back(
+        {Entry::kLine, codes, target, target, where, std::vector<bool>(codes.size(), false), reason});
   }
   for (auto& [code, stack] : open)
-    for (auto& [start, loc] : stack)
-      entries_.push_back({Entry::kRange, {code}, start, INT_MAX, loc, {false}});
+    for (auto& [start, loc, why] : stack)
+      entries_.push_back({Entry::kRange, {code}, start, INT_MAX, loc, {false}, why});
 }
 
-bool Suppressions::suppresses(const Diagnostic& d) {
-  bool hit = false;
+std::optional<SuppressedBy> Suppressions::suppresses(const Diagnostic& d) {
+  std::optional<SuppressedBy> hit;
   int line = d.location.range.start.line;
   for (auto& e : entries_) {
     if (line < e.first_line || line > e.last_line) continue;
     for (std::size_t i = 0; i < e.codes.size(); ++i)
       if (e.codes[i] == d.code) {
-        e.used[i] = true;
-        hit = true;
+        e.used[i] = true;  // every covering comment counts as used, not only the first
+        if (!hit) hit = SuppressedBy{e.comment, e.reason};
       }
   }
   return hit;

@@ -3,6 +3,7 @@
 // line covers that line, alone on a line it covers the next non-comment line; `disable=`/`enable=` (or
 // `disable[...]`) cover a range; `file-ignore[...]` the whole file. Codes or names, comma separated, with
 // an optional ` -- reason`. The same syntax works in Python, YAML and shell (all use `#`).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,12 +12,18 @@
 
 namespace parlint {
 
+// The comment that hid a diagnostic, and the reason written after ` -- ` (SARIF's justification).
+struct SuppressedBy {
+  Location comment;
+  std::string reason;
+};
+
 class Suppressions {
  public:
   Suppressions(const std::string& path, const SourceText& source);
 
-  // True (and the suppression counts as used) when a comment covers this diagnostic.
-  bool suppresses(const Diagnostic& d);
+  // The covering comment (which then counts as used), or nullopt when none covers this diagnostic.
+  std::optional<SuppressedBy> suppresses(const Diagnostic& d);
   // PL901 for suppressions that covered nothing (only for codes in `enabled`), PL902 for unknown names.
   std::vector<Finding> unused(const std::vector<std::string>& enabled_codes) const;
   std::vector<Finding> invalid() const;
@@ -28,6 +35,7 @@ class Suppressions {
     int first_line = 0, last_line = 0;
     Location comment;
     std::vector<bool> used;  // per code
+    std::string reason;
   };
   struct Bad {
     std::string name;

@@ -11,12 +11,25 @@ namespace parlint {
 
 struct ReportOptions {
   bool color = false;
-  bool quiet = false;  // diagnostics only, no summary
+  bool quiet = false;         // diagnostics only, no summary
+  bool step_summary = false;  // github: a job summary with every finding is written as well
 };
 
 void report_text(const RunResult& result, const ReportOptions& options, std::ostream& out);
 void report_gcc(const RunResult& result, const ReportOptions& options, std::ostream& out);
 void report_json(const RunResult& result, const ReportOptions& options, std::ostream& out);
+// GitHub Actions workflow commands, errors first (DESIGN §5).
+void report_github(const RunResult& result, const ReportOptions& options, std::ostream& out);
+// Markdown for $GITHUB_STEP_SUMMARY: every finding in a table (annotations stop at 10 per kind).
+std::string github_step_summary(const RunResult& result);
+// Escapes as the Actions runner decodes: the message after `::`, and a property value.
+std::string github_escape_data(std::string_view s);
+std::string github_escape_property(std::string_view s);
+// SARIF 2.1.0 with every rule's metadata, fingerprints and in-source suppressions.
+void report_sarif(const RunResult& result, const ReportOptions& options, std::ostream& out);
+// A fingerprint of a finding that survives unrelated lines moving: the rule, the primary line's text with
+// whitespace collapsed, and how many identical (rule, text) pairs precede it in the file.
+std::string finding_fingerprint(const std::string& code, std::string_view line_text, int occurrence);
 void report_plan_json(const PlanResult& plan, std::ostream& out);
 void report_plan_text(const PlanResult& plan, std::ostream& out);
 // The rank layout of a job as SVG, or nullopt with the reason in `why_not`.
