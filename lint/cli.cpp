@@ -16,6 +16,7 @@
 
 #include "generated/version.h"
 #include "lint/engine.h"
+#include "lint/lsp/language_server.h"
 #include "lint/model_table.h"
 #include "lint/reporters/reporter.h"
 #include "lint/rule.h"
@@ -468,6 +469,13 @@ int run_cli(int argc, char** argv) {
   CLI::App* rule_cmd = app.add_subcommand("rule", "print a rule's documentation (markdown)");
   rule_cmd->add_option("rule", rule_name, "a rule code or name")->required();
 
+  CLI::App* lsp_cmd = app.add_subcommand("lsp", "language server on stdio (LSP 3.17)");
+  int lsp_debounce_ms = 25;
+  lsp_cmd->add_option("--debounce-ms", lsp_debounce_ms, "quiet time after an edit before linting")
+      ->check(CLI::Range(0, 5000));
+  bool lsp_stdio = true;  // editors pass --stdio; it is the only transport
+  lsp_cmd->add_flag("--stdio", lsp_stdio, "use stdin and stdout (the default and only transport)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -482,6 +490,12 @@ int run_cli(int argc, char** argv) {
   if (plan_cmd->parsed()) return run_plan_command(plan, layout);
   if (rules_cmd->parsed()) return run_rules_command(rules_format);
   if (rule_cmd->parsed()) return run_rule_command(rule_name);
+  if (lsp_cmd->parsed()) {
+    lsp::ServerOptions options;
+    options.debounce = std::chrono::milliseconds(lsp_debounce_ms);
+    std::ios::sync_with_stdio(false);
+    return lsp::run_language_server(std::cin, std::cout, options);
+  }
   std::cerr << app.help();
   return kExitUsage;
 }

@@ -12,6 +12,7 @@
 
 #include "lint/source_text.h"
 #include "parsers/python_parser.h"
+#include "parsers/source_files.h"
 #include "parsers/yaml_parser.h"
 
 namespace parlint {
@@ -19,6 +20,8 @@ namespace fs = std::filesystem;
 namespace {
 
 bool regular_file(const fs::path& p, std::size_t max_size) {
+  // An open editor buffer counts even before it is saved.
+  if (source_file_exists(p.string()) && !fs::exists(p)) return true;
   struct stat st {};
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
          static_cast<std::size_t>(st.st_size) <= max_size;
@@ -65,10 +68,8 @@ class Resolver {
   const ParsedFile* load(const std::string& path, bool python) {
     auto it = cache_.find(path);
     if (it != cache_.end()) return &it->second.parsed;
-    std::ifstream in(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     Loaded l;
-    l.source = std::make_unique<SourceText>(std::move(text));
+    l.source = std::make_unique<SourceText>(read_source_file(path, max_size_).value_or(""));
     l.parsed = python ? parse_python(path, *l.source) : parse_yaml(path, *l.source);
     return &cache_.emplace(path, std::move(l)).first->second.parsed;
   }
@@ -86,8 +87,7 @@ class Resolver {
     if (packages.empty()) return;
     auto config = locate(file_.path, {"conf/config.yaml", "launcher_scripts/conf/config.yaml"}, max_size_);
     if (!config) return;
-    std::ifstream in(*config, std::ios::binary);
-    SourceText text(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+    SourceText text(read_source_file(*config, max_size_).value_or(""));
     for (const auto& [group, choice] : hydra_defaults(text)) {
       if (!packages.count(group)) continue;
       Word w;

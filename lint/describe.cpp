@@ -6,10 +6,12 @@ namespace parlint {
 
 std::string describe_source(const Fact& fact, std::string_view job_path) {
   if (!fact.location.in_file()) return fact.spelling;
+  // A derived value spells its inputs ("--nnodes=2 × --nproc-per-node=8"): then " = 16", not "=16".
+  const char* eq = fact.spelling.find('=') != std::string::npos ? " = " : "=";
   if (!job_path.empty() && fact.location.path != job_path)
-    return fmt::format("{}={} at {}:{}", fact.spelling, fact.value.to_string(), fact.location.path,
+    return fmt::format("{}{}{} at {}:{}", fact.spelling, eq, fact.value.to_string(), fact.location.path,
                        fact.location.range.start.line);
-  return fmt::format("{}={} at line {}", fact.spelling, fact.value.to_string(),
+  return fmt::format("{}{}{} at line {}", fact.spelling, eq, fact.value.to_string(),
                      fact.location.range.start.line);
 }
 

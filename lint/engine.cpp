@@ -20,6 +20,7 @@
 #include "lint/suppressions.h"
 #include "parsers/python_parser.h"
 #include "parsers/shell_parser.h"
+#include "parsers/source_files.h"
 #include "parsers/yaml_parser.h"
 
 namespace parlint {
@@ -247,7 +248,7 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     if (p == path) return &source;
     auto it = others.find(p);
     if (it == others.end()) {
-      auto other = read_input(p, options.max_file_size);
+      auto other = read_source_file(p, options.max_file_size);  // an open editor buffer wins
       it = others.emplace(p, other ? std::make_unique<SourceText>(std::move(*other)) : nullptr).first;
     }
     return it->second.get();
@@ -437,6 +438,30 @@ PlanResult plan_from_layout(const RawJob& raw, const EngineOptions& options) {
   PlanResult result;
   result.jobs.push_back(std::make_unique<Job>("<command line>", raw, options.lint));
   result.findings.push_back(job_findings(*result.jobs.back(), options));
+  return result;
+}
+
+RunResult check_document(const std::string& path, std::string text, const EngineOptions& options) {
+  ConfigResolver configs(options.config, options.discover_config);
+  Input input{path, false, configs.for_file(path)};
+  std::vector<FileOutcome> outcomes;
+  outcomes.push_back(lint_text(path, std::move(text), options_for(input, options)));
+  std::vector<InputError> errors;
+  for (const auto& e : configs.errors()) errors.push_back({path, e});
+  return merge(outcomes, std::move(errors));
+}
+
+PlanResult plan_document(const std::string& path, std::string text, const EngineOptions& options) {
+  PlanResult result;
+  ConfigResolver configs(options.config, options.discover_config);
+  Input input{path, false, configs.for_file(path)};
+  EngineOptions file_options = options_for(input, options);
+  SourceText source(std::move(text));
+  ParsedFile parsed = parse_source(path, source);
+  for (const RawJob& raw : parsed.jobs) {
+    result.jobs.push_back(std::make_unique<Job>(path, raw, file_options.lint));
+    result.findings.push_back(job_findings(*result.jobs.back(), file_options));
+  }
   return result;
 }
 

@@ -70,7 +70,11 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
 // A job described on the command line alone (parlint plan --tp 2 --pp 2 --ep 8 ...).
 PlanResult plan_from_layout(const RawJob& raw, const EngineOptions& options);
 
-// Lints one in-memory file (stdin, an editor buffer).
+// An editor buffer: linted (or explained) with the configuration that applies to its path.
+RunResult check_document(const std::string& path, std::string text, const EngineOptions& options);
+PlanResult plan_document(const std::string& path, std::string text, const EngineOptions& options);
+
+// Lints one in-memory file with the options as given.
 RunResult check_text(const std::string& path, std::string text, const EngineOptions& options);
 
 }  // namespace parlint

@@ -1,4 +1,5 @@
 #include "parsers/python_parser.h"
+#include "parsers/source_files.h"
 
 #include <tree_sitter/api.h>
 
@@ -268,9 +269,7 @@ class PythonParser {
     }
     for (const auto& b : bases) {
       for (const fs::path& candidate : {b / (rest + ".py"), b / rest / "__init__.py"}) {
-        struct stat st {};
-        if (!rest.empty() && ::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-            static_cast<std::size_t>(st.st_size) <= kMaxImportedFileSize)
+        if (!rest.empty() && source_file_exists(candidate.string()))
           return candidate.lexically_normal().string();
       }
     }
@@ -284,9 +283,7 @@ class PythonParser {
     auto it = graph_.parsers.find(*file);
     if (it != graph_.parsers.end()) return it->second.get();
     graph_.parsers[*file] = nullptr;  // guards cycles while it is being read
-    std::ifstream in(*file, std::ios::binary);
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto source = std::make_unique<SourceText>(std::move(content));
+    auto source = std::make_unique<SourceText>(read_source_file(*file, kMaxImportedFileSize).value_or(""));
     auto parser = std::make_unique<PythonParser>(*file, *source, graph_, import_depth_ + 1);
     graph_.sources[*file] = std::move(source);
     parser->prepare();

@@ -1,4 +1,5 @@
 #include "parsers/shell_parser.h"
+#include "parsers/source_files.h"
 
 #include <sys/stat.h>
 #include <tree_sitter/api.h>
@@ -1218,14 +1219,11 @@ class ShellParser {
       std::error_code ec;
       fs::path canon = fs::weakly_canonical(c, ec);
       if (ec) continue;
-      struct stat st {};
-      if (::stat(canon.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-          static_cast<std::size_t>(st.st_size) > kMaxSourcedFileSize)
-        continue;
       std::string key = canon.string();
       if (std::find(ctx.source_stack.begin(), ctx.source_stack.end(), key) != ctx.source_stack.end()) return;
-      std::ifstream in(canon, std::ios::binary);
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      auto read = read_source_file(key, kMaxSourcedFileSize);
+      if (!read) continue;
+      std::string text = std::move(*read);
       auto owned = std::make_unique<SourceText>(text);
       const SourceText* ptr = owned.get();
       files_.push_back({c.lexically_normal().string(), ptr, std::move(owned)});
