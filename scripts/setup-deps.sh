@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libgtest-dev libgmock-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format
-          pre-commit python3-yaml)  # pre-commit: the integration test drives the real hook runner
+          pre-commit python3-yaml neovim)  # real programs the integration tests drive
 # Extra packages to require (used by the test of this script's non-root path).
 read -r -a extra <<< "${PARLINT_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
