@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test format install clean
+.PHONY: all deps configure build run test format install clean bench-lsp
 
 all: build
 
@@ -23,6 +23,10 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# Benchmarks are not part of `make test` (DESIGN §7): each prints its figures.
+bench-lsp: build
+	PARLINT=$(BUILD)/parlint NODE_PATH=$(BUILD)/test-tools/node_modules node tests/bench/lsp_latency.js
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

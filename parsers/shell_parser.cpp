@@ -52,7 +52,38 @@ struct Var {
   Location assigned_at;
   std::string assigned_text;
 };
-using Env = std::map<std::string, Var>;
+// Shell variables by name. Branches, functions and subshells work on copies of the whole set, so a
+// copy shares each variable and a variable is cloned only when a copy changes it (copy-on-write):
+// copying an Env costs the names, never the (possibly long, byte-origin-carrying) values.
+class Env {
+ public:
+  const Var* find(const std::string& name) const {
+    auto it = vars_.find(name);
+    return it == vars_.end() ? nullptr : it->second.get();
+  }
+  void set(const std::string& name, Var v) { vars_[name] = std::make_shared<Var>(std::move(v)); }
+  // A variable to change in place (created empty when missing).
+  Var& edit(const std::string& name) {
+    auto& p = vars_[name];
+    if (!p)
+      p = std::make_shared<Var>();
+    else if (p.use_count() > 1)
+      p = std::make_shared<Var>(*p);
+    return *p;
+  }
+  // The shared value itself, to tell whether two copies still hold the same variable.
+  const std::shared_ptr<Var>* slot(const std::string& name) const {
+    auto it = vars_.find(name);
+    return it == vars_.end() ? nullptr : &it->second;
+  }
+  void share(const std::string& name, const std::shared_ptr<Var>& v) { vars_[name] = v; }
+  void erase(const std::string& name) { vars_.erase(name); }
+  auto begin() const { return vars_.begin(); }
+  auto end() const { return vars_.end(); }
+
+ private:
+  std::map<std::string, std::shared_ptr<Var>> vars_;
+};
 
 struct Context {
   std::vector<Allocation> groups{Allocation{}};  // het-job groups; group 0 by default
@@ -324,8 +355,8 @@ class ShellParser {
     Var v;
     v.value.add_unknown(std::move(reason));
     v.assigned_at = std::move(where);
-    if (auto it = env.find(name); it != env.end()) v.exported = it->second.exported;
-    env[name] = std::move(v);
+    if (const Var* old = env.find(name)) v.exported = old->exported;
+    env.set(name, std::move(v));
   }
 
   // if / elif / else and case: each branch on its own copy of the variables; afterwards a variable
@@ -382,21 +413,24 @@ class ShellParser {
     for (const auto& r : results)
       for (const auto& [k, v] : r) names.insert(k);
     for (const auto& name : names) {
-      const Var* first = nullptr;
-      bool agree = true;
+      const std::shared_ptr<Var>* first = nullptr;
+      bool agree = true, untouched = true;
+      const std::shared_ptr<Var>* before = env.slot(name);
       for (const auto& r : results) {
-        auto it = r.find(name);
-        if (it == r.end()) {
+        const std::shared_ptr<Var>* here = r.slot(name);
+        if (!here) {
           agree = false;
           break;
         }
+        if (!before || here->get() != before->get()) untouched = false;
         if (!first)
-          first = &it->second;
-        else if (!same_text(*first, it->second))
+          first = here;
+        else if (first->get() != here->get() && !same_text(**first, **here))
           agree = false;
       }
+      if (agree && untouched) continue;  // no branch changed it
       if (agree && first) {
-        env[name] = *first;
+        env.share(name, *first);
       } else {
         set_unknown(env, name,
                     "assigned differently in the branches at line " + std::to_string(where.range.start.line),
@@ -472,7 +506,7 @@ class ShellParser {
       if (ct == "word" && text_of(c, src).find('x') != std::string::npos && text_of(c, src).starts_with("-"))
         exported = true;  // declare -x
       if (ct == "variable_assignment") assign(c, src, env, ctx, exported, true);
-      if (ct == "variable_name" && exported) env[text_of(c, src)].exported = true;
+      if (ct == "variable_name" && exported) env.edit(text_of(c, src)).exported = true;
     }
   }
 
@@ -486,8 +520,8 @@ class ShellParser {
     for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i)
       if (node_type(ts_node_child(n, i)) == "+=") append = true;
     Var v;
-    auto existing = env.find(name);
-    v.exported = exported || ctx.all_export || (existing != env.end() && existing->second.exported);
+    const Var* existing = env.find(name);
+    v.exported = exported || ctx.all_export || (existing && existing->exported);
     v.assigned_at = node_location(n, src);
     v.assigned_text = text_of(n, src);
     if (auto nl = v.assigned_text.find('\n'); nl != std::string::npos)
@@ -495,18 +529,27 @@ class ShellParser {
     if (v.assigned_text.size() > 60) v.assigned_text = v.assigned_text.substr(0, 57) + "...";
     if (!ts_node_is_null(value) && node_type(value) == "array") {
       v.is_array = true;
-      if (append && existing != env.end()) v.elements = existing->second.elements;
+      std::vector<ShellText> added;
       for (std::uint32_t i = 0; i < ts_node_named_child_count(value); ++i) {
         TSNode el = ts_node_named_child(value, i);
         if (node_type(el) == "comment") continue;
-        for (auto& field : expand_fields(el, src, env, ctx)) v.elements.push_back(std::move(field));
+        for (auto& field : expand_fields(el, src, env, ctx)) added.push_back(std::move(field));
       }
-      for (std::size_t i = 0; i < v.elements.size(); ++i) {
-        if (i) v.value.push(' ', {});
-        v.value.append(v.elements[i]);
+      if (append && existing) {
+        // ARR+=(...) extends the array: take the old elements and joined value over (cloned only when
+        // another scope still shares them) instead of rebuilding them, which made appends quadratic.
+        Var& old = env.edit(name);
+        v.elements = std::move(old.elements);
+        v.value = std::move(old.value);
+        existing = nullptr;
+      }
+      for (auto& e : added) {
+        if (!v.elements.empty()) v.value.push(' ', {});
+        v.value.append(e);
+        v.elements.push_back(std::move(e));
       }
     } else {
-      if (append && existing != env.end()) v.value = existing->second.value;
+      if (append && existing) v.value = existing->value;
       if (!ts_node_is_null(value)) {
         ShellText t = expand_joined(value, src, env, ctx);
         t.written = {};
@@ -526,7 +569,7 @@ class ShellParser {
       v.elements.clear();
     }
     (void)declared;
-    env[name] = std::move(v);
+    env.set(name, std::move(v));
   }
 
   // ---- expansion -------------------------------------------------------------------------------
@@ -767,8 +810,7 @@ class ShellParser {
       if (node_type(c) == "subscript") {
         TSNode name = ts_node_child_by_field_name(c, "name", 4);
         if (ts_node_is_null(name)) return nullptr;
-        auto it = env.find(text_of(name, src));
-        return it == env.end() ? nullptr : &it->second;
+        return env.find(text_of(name, src));
       }
     }
     return nullptr;
@@ -821,8 +863,7 @@ class ShellParser {
       out.add_unknown("the length of $" + name);
       return out;
     }
-    const Var* var = nullptr;
-    if (auto it = env.find(name); it != env.end()) var = &it->second;
+    const Var* var = env.find(name);
     bool is_set = var != nullptr;
     bool is_empty = var && !var->value.unknown() && var->value.text.empty();
     bool slurm_weak = false;
@@ -848,7 +889,7 @@ class ShellParser {
           nv.value = d;
           nv.assigned_at = node_location(n, src);
           nv.assigned_text = text_of(n, src);
-          env[name] = nv;
+          env.set(name, nv);
         }
         return d;
       }
@@ -922,8 +963,8 @@ class ShellParser {
     if (type == "variable_name" || type == "simple_expansion" || type == "expansion") {
       ShellText v;
       if (type == "variable_name") {
-        auto it = env.find(text_of(n, src));
-        if (it == env.end()) {
+        const Var* found = env.find(text_of(n, src));
+        if (!found) {
           bool weak = false;
           auto s = text_of(n, src).starts_with("SLURM_") ? slurm_variable(text_of(n, src), ctx, weak)
                                                          : std::nullopt;
@@ -933,8 +974,8 @@ class ShellParser {
           }
           v = *s;
         } else {
-          v = it->second.value;
-          add_via(v, it->second);
+          v = found->value;
+          add_via(v, *found);
         }
       } else {
         v = expand_value(n, src, env, ctx);
@@ -1043,7 +1084,9 @@ class ShellParser {
         Env tmp = env;
         assign(c, src, tmp, ctx, true, false);
         TSNode nm = ts_node_child_by_field_name(c, "name", 4);
-        if (!ts_node_is_null(nm)) overlay[text_of(nm, src)] = tmp[text_of(nm, src)];
+        if (!ts_node_is_null(nm)) {
+          if (const auto* assigned = tmp.slot(text_of(nm, src))) overlay.share(text_of(nm, src), *assigned);
+        }
         continue;
       }
       if (ct == "herestring_redirect") {
@@ -1088,7 +1131,7 @@ class ShellParser {
       v.exported = true;
       v.assigned_at = text_location(w[i]);
       v.assigned_text = w[i].text;
-      overlay[w[i].text.substr(0, eq)] = v;
+      overlay.set(w[i].text.substr(0, eq), v);
       ++i;
     }
     if (i >= w.size()) return;
@@ -1199,7 +1242,7 @@ class ShellParser {
         v.value.add_unknown(redirects.herestring ? "read from a string at run time (IFS=... read ... <<<)"
                                                  : "read from input at run time");
       }
-      env[var] = std::move(v);
+      env.set(var, std::move(v));
     }
   }
 
@@ -1413,11 +1456,11 @@ class ShellParser {
   }
 
   std::optional<Fact> env_fact(Key key, const std::string& name, Env& env, Env& overlay, Context& ctx) {
-    const Var* v = nullptr;
-    if (auto it = overlay.find(name); it != overlay.end())
-      v = &it->second;
-    else if (auto it2 = env.find(name); it2 != env.end() && (it2->second.exported || ctx.all_export))
-      v = &it2->second;
+    const Var* v = overlay.find(name);
+    if (!v) {
+      const Var* e = env.find(name);
+      if (e && (e->exported || ctx.all_export)) v = e;
+    }
     if (!v) return std::nullopt;
     Fact f;
     f.key = key;
