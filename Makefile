@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test format install clean bench-lsp
+.PHONY: all deps configure build run test format install clean bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build
 
 all: build
 
@@ -23,6 +23,27 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build with clang and libFuzzer coverage: the unit,
+# fixture and command-line suites run in it, and so do the fuzz targets.
+SAN_BUILD ?= build-sanitize
+FUZZ_SECONDS ?= 600
+
+sanitize-build: deps
+	CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g" \
+	  -DCMAKE_C_FLAGS="-O1 -g" \
+	  -DPARLINT_FUZZ=ON -DPARLINT_INTEGRATION_TESTS=OFF -DPARLINT_WERROR=OFF
+	cmake --build $(SAN_BUILD) -j $(JOBS)
+
+test-sanitize: sanitize-build
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(SAN_BUILD) --output-on-failure -j $(JOBS)
+
+fuzz-smoke: sanitize-build
+	scripts/fuzz.sh $(SAN_BUILD) 30
+
+fuzz: sanitize-build
+	scripts/fuzz.sh $(SAN_BUILD) $(FUZZ_SECONDS)
 
 # Benchmarks are not part of `make test` (DESIGN §7): each prints its figures.
 bench-lsp: build

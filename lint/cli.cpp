@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -44,7 +45,43 @@ struct CheckArgs {
   bool force_exclude = false;
   bool no_suppress = false;
   bool statistics = false;
+  std::string max_file_size = "16MiB";
 };
+
+// "16MiB", "512KiB", "1GiB", "1048576": a byte count (binary units; the suffix's i and B are optional).
+std::optional<std::size_t> parse_size(std::string s) {
+  std::size_t unit = 1;
+  auto ends = [&](std::string_view suffix) {
+    if (s.size() > suffix.size() &&
+        std::equal(suffix.rbegin(), suffix.rend(), s.rbegin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        })) {
+      s.resize(s.size() - suffix.size());
+      return true;
+    }
+    return false;
+  };
+  for (auto [suffix, u] : {std::pair<const char*, std::size_t>{"kib", 1u << 10},
+                           {"mib", 1u << 20},
+                           {"gib", 1u << 30},
+                           {"kb", 1u << 10},
+                           {"mb", 1u << 20},
+                           {"gb", 1u << 30},
+                           {"k", 1u << 10},
+                           {"m", 1u << 20},
+                           {"g", 1u << 30},
+                           {"b", 1}})
+    if (ends(suffix)) {
+      unit = u;
+      break;
+    }
+  if (s.empty() || s.size() > 12 ||
+      !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  std::size_t n = std::stoull(s);
+  if (n == 0) return std::nullopt;
+  return n * unit;
+}
 
 int usage_error(const std::string& message) {
   std::cerr << "parlint: error: " << message << "\n";
@@ -92,6 +129,9 @@ int run_check_command(const CheckArgs& a, const CLI::App& cmd) {
   options.force_exclude = a.force_exclude;
   options.stdin_filename = a.stdin_filename;
   options.apply_suppressions = !a.no_suppress;
+  auto max_size = parse_size(a.max_file_size);
+  if (!max_size) return usage_error("invalid --max-file-size '" + a.max_file_size + "' (for example 16MiB)");
+  options.max_file_size = *max_size;
   for (const auto& g : split_list(a.exclude)) {
     Glob glob(g);
     if (!glob.ok()) return usage_error("invalid --exclude pattern '" + g + "'");
@@ -426,6 +466,8 @@ int run_cli(int argc, char** argv) {
   check_cmd->add_flag("--no-suppress", check.no_suppress,
                       "ignore suppression comments (show what they hide)");
   check_cmd->add_flag("--statistics", check.statistics, "print the number of findings per rule");
+  check_cmd->add_option("--max-file-size", check.max_file_size,
+                        "larger files are reported and not read (default 16MiB)");
 
   CheckArgs plan;
   plan.format = "text";

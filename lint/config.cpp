@@ -16,23 +16,23 @@ std::string at(const std::string& path, const YAML::Node& n) {
   return path + ":" + std::to_string(n.Mark().line + 1);
 }
 
-std::expected<std::vector<std::string>, std::string> rule_list(const std::string& path, const YAML::Node& n,
-                                                               const char* key) {
+Expected<std::vector<std::string>, std::string> rule_list(const std::string& path, const YAML::Node& n,
+                                                          const char* key) {
   std::vector<std::string> out;
   if (n.IsScalar()) {
     out = split_list({n.Scalar()});
   } else if (n.IsSequence()) {
     for (const auto& item : n) {
       if (!item.IsScalar())
-        return std::unexpected(at(path, item) + ": " + key + " entries must be rule codes or names");
+        return Unexpected(at(path, item) + ": " + key + " entries must be rule codes or names");
       out.push_back(item.Scalar());
     }
   } else {
-    return std::unexpected(at(path, n) + ": " + key + " must be a list of rule codes, names or prefixes");
+    return Unexpected(at(path, n) + ": " + key + " must be a list of rule codes, names or prefixes");
   }
   for (const auto& s : out)
     if (!RuleSelection::make({s}, {}))
-      return std::unexpected(at(path, n) + ": unknown rule '" + s + "' in " + key);
+      return Unexpected(at(path, n) + ": unknown rule '" + s + "' in " + key);
   return out;
 }
 
@@ -60,52 +60,55 @@ bool Config::excludes(const std::string& file) const {
   return false;
 }
 
-std::expected<Config, std::string> load_config(const std::string& path) {
+Expected<Config, std::string> load_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Unexpected(path + ": cannot read the configuration file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+Expected<Config, std::string> parse_config(const std::string& text, const std::string& path) {
   Config c;
   c.path = path;
   c.dir = fs::path(path).parent_path();
   if (c.dir.empty()) c.dir = ".";
   YAML::Node root;
   try {
-    std::ifstream in(path);
-    if (!in) return std::unexpected(path + ": cannot read the configuration file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    root = YAML::Load(ss.str());
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    return std::unexpected(path + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + e.msg);
+    return Unexpected(path + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + e.msg);
   }
   if (root.IsNull()) return c;
-  if (!root.IsMap()) return std::unexpected(path + ":1: the configuration must be a mapping");
+  if (!root.IsMap()) return Unexpected(path + ":1: the configuration must be a mapping");
   for (const auto& kv : root) {
     std::string key = kv.first.Scalar();
     const YAML::Node& v = kv.second;
     if (key == "select" || key == "ignore") {
       auto list = rule_list(path, v, key.c_str());
-      if (!list) return std::unexpected(list.error());
+      if (!list) return Unexpected(list.error());
       (key == "select" ? c.select : c.ignore) = *list;
       if (key == "select") c.has_select = true;
     } else if (key == "severity") {
       if (!v.IsMap())
-        return std::unexpected(at(path, v) + ": severity must map rule codes to error, warning or info");
+        return Unexpected(at(path, v) + ": severity must map rule codes to error, warning or info");
       for (const auto& s : v) {
         const Rule* r = RuleRegistry::instance().find(s.first.Scalar());
         if (!r)
-          return std::unexpected(at(path, s.first) + ": unknown rule '" + s.first.Scalar() + "' in severity");
+          return Unexpected(at(path, s.first) + ": unknown rule '" + s.first.Scalar() + "' in severity");
         auto level = severity_from_name(s.second.Scalar());
-        if (!level) return std::unexpected(at(path, s.second) + ": severity must be error, warning or info");
+        if (!level) return Unexpected(at(path, s.second) + ": severity must be error, warning or info");
         c.severity[std::string(r->info().code)] = *level;
       }
     } else if (key == "fail-on") {
       std::string f = v.Scalar();
       if (f != "error" && f != "warning" && f != "info" && f != "never")
-        return std::unexpected(at(path, v) + ": fail-on must be error, warning, info or never");
+        return Unexpected(at(path, v) + ": fail-on must be error, warning, info or never");
       c.fail_on = f;
     } else if (key == "cluster") {
       if (v.IsScalar()) {
         c.cluster = find_cluster_profile(v.Scalar());
-        if (!c.cluster)
-          return std::unexpected(at(path, v) + ": unknown cluster profile '" + v.Scalar() + "'");
+        if (!c.cluster) return Unexpected(at(path, v) + ": unknown cluster profile '" + v.Scalar() + "'");
       } else if (v.IsMap()) {
         ClusterProfile p = default_cluster_profile();
         p.name = "configured";
@@ -123,28 +126,28 @@ std::expected<Config, std::string> load_config(const std::string& path) {
             else if (k == "gpu")
               p.gpu = f.second.as<std::string>();
             else
-              return std::unexpected(at(path, f.first) + ": unknown cluster key '" + k + "'");
+              return Unexpected(at(path, f.first) + ": unknown cluster key '" + k + "'");
           } catch (const YAML::Exception&) {
-            return std::unexpected(at(path, f.second) + ": cluster." + k + " has the wrong type");
+            return Unexpected(at(path, f.second) + ": cluster." + k + " has the wrong type");
           }
         }
         c.cluster = p;
       } else {
-        return std::unexpected(at(path, v) + ": cluster must be a profile name or a mapping");
+        return Unexpected(at(path, v) + ": cluster must be a profile name or a mapping");
       }
     } else if (key == "framework") {
       c.framework = framework_from_id(v.Scalar());
       if (!c.framework)
-        return std::unexpected(at(path, v) +
-                               ": framework must be auto, megatron-lm, megatron-bridge, nemo1 or nemo2");
+        return Unexpected(at(path, v) +
+                          ": framework must be auto, megatron-lm, megatron-bridge, nemo1 or nemo2");
     } else if (key == "exclude") {
-      if (!v.IsSequence()) return std::unexpected(at(path, v) + ": exclude must be a list of globs");
+      if (!v.IsSequence()) return Unexpected(at(path, v) + ": exclude must be a list of globs");
       for (const auto& g : v) c.exclude.emplace_back(g.Scalar());
     } else if (key == "per-file-ignores") {
-      if (!v.IsMap()) return std::unexpected(at(path, v) + ": per-file-ignores must map globs to rule lists");
+      if (!v.IsMap()) return Unexpected(at(path, v) + ": per-file-ignores must map globs to rule lists");
       for (const auto& e : v) {
         auto list = rule_list(path, e.second, "per-file-ignores");
-        if (!list) return std::unexpected(list.error());
+        if (!list) return Unexpected(list.error());
         std::vector<std::string> codes;
         for (const auto& s : *list) {
           auto sel = RuleSelection::make({s}, {});
@@ -154,7 +157,7 @@ std::expected<Config, std::string> load_config(const std::string& path) {
         c.per_file_ignores.emplace_back(Glob(e.first.Scalar()), std::move(codes));
       }
     } else {
-      return std::unexpected(at(path, kv.first) + ": unknown configuration key '" + key + "'");
+      return Unexpected(at(path, kv.first) + ": unknown configuration key '" + key + "'");
     }
   }
   return c;

@@ -1,13 +1,13 @@
 #pragma once
 // `.parlint.yaml` (DESIGN §4): the closest one above each file, or the one named by --config. Every
 // key is checked; an unknown key, rule or profile is an error with the file and line.
-#include <expected>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+#include "lint/expected.h"
 
 #include "lint/cluster_profile.h"
 #include "lint/diagnostic.h"
@@ -35,7 +35,9 @@ struct Config {
 };
 
 // Reads and validates one configuration file; the error says "path:line: what is wrong".
-std::expected<Config, std::string> load_config(const std::string& path);
+Expected<Config, std::string> load_config(const std::string& path);
+// The same from text already read (`path` names it in messages and anchors relative globs).
+Expected<Config, std::string> parse_config(const std::string& text, const std::string& path);
 
 // Finds (and caches) the closest `.parlint.yaml` above a file; with --config, always that one.
 class ConfigResolver {

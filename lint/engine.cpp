@@ -76,14 +76,18 @@ void walk_folder(const fs::path& dir, const EngineOptions& options, GitIgnore& g
                  int depth) {
   if (depth > 256) return;
   std::error_code ec;
-  fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  // A folder that cannot be listed is reported (exit 2), not skipped in silence.
+  fs::directory_iterator it(dir, ec);
   if (ec) {
-    errors.push_back({dir.string(), ec.message()});
+    errors.push_back({dir.generic_string(), "cannot list this folder: " + ec.message()});
     return;
   }
   std::vector<fs::directory_entry> entries;
   for (; it != fs::directory_iterator(); it.increment(ec)) {
-    if (ec) break;
+    if (ec) {
+      errors.push_back({dir.generic_string(), "listing stopped: " + ec.message()});
+      break;
+    }
     entries.push_back(*it);
   }
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
@@ -153,18 +157,24 @@ EngineOptions options_for(const Input& input, const EngineOptions& base) {
   return o;
 }
 
+std::string size_text(std::size_t bytes) {
+  if (bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes % (1u << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
 // Reads a regular file whole; FIFOs, devices and oversized files are refused before opening.
-std::expected<std::string, std::string> read_input(const std::string& path, std::size_t max_size) {
+Expected<std::string, std::string> read_input(const std::string& path, std::size_t max_size) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::unexpected(std::string(std::strerror(errno)));
-  if (!S_ISREG(st.st_mode)) return std::unexpected(std::string("not a regular file"));
+  if (::stat(path.c_str(), &st) != 0) return Unexpected(std::string(std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) return Unexpected(std::string("not a regular file"));
   if (static_cast<std::size_t>(st.st_size) > max_size)
-    return std::unexpected("file is " + std::to_string(st.st_size) + " bytes, over the " +
-                           std::to_string(max_size >> 20) + " MiB limit; not read");
+    return Unexpected("file is " + std::to_string(st.st_size) + " bytes, over the " + size_text(max_size) +
+                      " limit (--max-file-size); not read");
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::unexpected(std::string(std::strerror(errno)));
+  if (!in) return Unexpected(std::string(std::strerror(errno)));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::unexpected(std::string("read error"));
+  if (in.bad()) return Unexpected(std::string("read error"));
   return text;
 }
 
@@ -203,6 +213,17 @@ Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback
 ParsedFile parse_source(const std::string& path, const SourceText& source) {
   ParsedFile parsed;
   parsed.path = path;
+  // A NUL byte near the start means a binary file (as git decides): reported, not parsed as text.
+  std::string_view head = source.text().substr(0, 8192);
+  if (auto nul = head.find('\0'); nul != std::string_view::npos) {
+    SourcePosition at = source.position(nul);
+    parsed.errors.push_back(
+        {{at, {at.line, at.column + 1}},
+         "binary file (a NUL byte at byte " + std::to_string(nul) + "); not linted",
+         "parlint reads text files only; if this is not a configuration or script, add it to "
+         "exclude: in .parlint.yaml"});
+    return parsed;
+  }
   switch (file_kind(path, source.text().substr(0, 4096))) {
     case FileKind::kYaml:
       parsed = parse_yaml(path, source);
@@ -223,6 +244,10 @@ ParsedFile parse_source(const std::string& path, const SourceText& source) {
 FileOutcome lint_text(const std::string& path, std::string text, const EngineOptions& options) {
   FileOutcome outcome;
   outcome.checked = true;
+  // A lone CR ends a line (old Mac files, YAML 1.2, LSP); the YAML library only knows LF and CR LF.
+  // CR -> LF keeps every byte offset, so positions are unchanged.
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
   SourceText source(std::move(text));
   ParsedFile parsed = parse_source(path, source);
   std::vector<Diagnostic> found;
@@ -315,9 +340,18 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
 }
 
 // The text of an input: stdin, or a regular file within the size limit.
-std::expected<std::string, std::string> read_text(const Input& input, const EngineOptions& options) {
+Expected<std::string, std::string> read_text(const Input& input, const EngineOptions& options) {
   if (!input.from_stdin) return read_input(input.path, options.max_file_size);
-  return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  // Standard input has no size to check first: read at most one buffer past the limit.
+  std::string text;
+  char buf[65536];
+  while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > options.max_file_size)
+      return Unexpected("standard input is over the " + size_text(options.max_file_size) +
+                        " limit (--max-file-size); not read");
+  }
+  return text;
 }
 
 FileOutcome lint_input(const Input& input, const EngineOptions& base) {

@@ -40,21 +40,21 @@ std::vector<std::string> split_list(const std::vector<std::string>& values) {
   return out;
 }
 
-std::expected<RuleSelection, std::string> RuleSelection::make(const std::vector<std::string>& select,
-                                                              const std::vector<std::string>& ignore) {
+Expected<RuleSelection, std::string> RuleSelection::make(const std::vector<std::string>& select,
+                                                         const std::vector<std::string>& ignore) {
   RuleSelection sel;
   if (select.empty()) {
     sel.enabled_ = expand("ALL");
   } else {
     for (const auto& s : select) {
       auto codes = expand(s);
-      if (codes.empty()) return std::unexpected("unknown rule selector '" + s + "' in --select");
+      if (codes.empty()) return Unexpected("unknown rule selector '" + s + "' in --select");
       sel.enabled_.insert(codes.begin(), codes.end());
     }
   }
   for (const auto& s : ignore) {
     auto codes = expand(s);
-    if (codes.empty()) return std::unexpected("unknown rule selector '" + s + "' in --ignore");
+    if (codes.empty()) return Unexpected("unknown rule selector '" + s + "' in --ignore");
     for (const auto& c : codes) sel.enabled_.erase(c);
   }
   return sel;

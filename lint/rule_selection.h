@@ -1,9 +1,9 @@
 #pragma once
 // --select / --ignore: codes, names or code prefixes ("PL1"), "ALL".
-#include <expected>
 #include <set>
 #include <string>
 #include <vector>
+#include "lint/expected.h"
 
 #include "lint/rule.h"
 
@@ -12,8 +12,8 @@ namespace parlint {
 class RuleSelection {
  public:
   // Every selector must name at least one rule; otherwise the error names the bad selector.
-  static std::expected<RuleSelection, std::string> make(const std::vector<std::string>& select,
-                                                        const std::vector<std::string>& ignore);
+  static Expected<RuleSelection, std::string> make(const std::vector<std::string>& select,
+                                                   const std::vector<std::string>& ignore);
   bool enabled(std::string_view code) const { return enabled_.count(std::string(code)) > 0; }
 
  private:

@@ -57,6 +57,7 @@ struct LiteralAssignment {
 struct SyntaxError {
   SourceRange range;
   std::string message;
+  std::string help;  // empty: the generic "fix the syntax here"
 };
 
 struct ParsedFile {

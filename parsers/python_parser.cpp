@@ -181,7 +181,7 @@ class PythonParser {
     if (out_.errors.size() >= kMaxSyntaxErrors || depth > kMaxDepth) return;
     if (ts_node_is_error(n) || ts_node_is_missing(n)) {
       std::string what = ts_node_is_missing(n) ? "missing " + type_of(n) : "unexpected syntax";
-      out_.errors.push_back({node_location(n).range, "Python syntax error: " + what});
+      out_.errors.push_back({node_location(n).range, "Python syntax error: " + what, ""});
       return;
     }
     for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i) collect_errors(ts_node_child(n, i), depth + 1);

@@ -227,8 +227,9 @@ class ShellParser {
       Location loc = node_location(n, src);
       if (!loc.range.valid()) return;
       std::string what = ts_node_is_missing(n) ? "missing " + node_type(n) : "unexpected syntax";
-      out_.errors.push_back({loc.range, "shell syntax error: " + what +
-                                            (src.origin.empty() ? "" : " (in a string run as shell)")});
+      out_.errors.push_back(
+          {loc.range,
+           "shell syntax error: " + what + (src.origin.empty() ? "" : " (in a string run as shell)"), ""});
       if (loc.path != out_.path) out_.errors.back().message += " in " + loc.path;
       return;
     }
@@ -298,7 +299,7 @@ class ShellParser {
         Location loc = node_location(n, src);
         if (loc.path == out_.path)
           out_.errors.push_back(
-              {loc.range, "shell nesting deeper than 400 levels; the rest of it was not read"});
+              {loc.range, "shell nesting deeper than 400 levels; the rest of it was not read", ""});
       }
       return;
     }

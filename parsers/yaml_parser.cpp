@@ -279,7 +279,7 @@ SyntaxError yaml_error(const SourceText& source, const YAML::Mark& mark, const s
   SourcePosition start = source.position(line, col);
   SourcePosition end = source.position(line, col + 1);
   if (end == start) end.column = start.column + 1;
-  return {{start, end}, msg};
+  return {{start, end}, msg, ""};
 }
 
 }  // namespace

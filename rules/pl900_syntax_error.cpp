@@ -47,7 +47,8 @@ class SyntaxErrorRule final : public Rule {
       Finding f;
       f.location = {file.path, e.range};
       f.message = e.message;
-      f.help = "fix the syntax here; settings in the unreadable part are not checked";
+      f.help =
+          e.help.empty() ? "fix the syntax here; settings in the unreadable part are not checked" : e.help;
       out.push_back(std::move(f));
     }
   }
