@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test format install clean bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build
+.PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build
 
 all: build
 
@@ -46,6 +46,19 @@ fuzz: sanitize-build
 	scripts/fuzz.sh $(SAN_BUILD) $(FUZZ_SECONDS)
 
 # Benchmarks are not part of `make test` (DESIGN §7): each prints its figures.
+BENCH_CORPUS ?= $(BUILD)/bench-corpus
+BENCH_FILES ?= 2000
+
+$(BENCH_CORPUS)/.done: tests/bench/gen_corpus.py
+	rm -rf $(BENCH_CORPUS)
+	python3 tests/bench/gen_corpus.py $(BENCH_CORPUS) --files $(BENCH_FILES) --seed 1
+	touch $@
+
+bench: build $(BENCH_CORPUS)/.done
+	cmake --build $(BUILD) --target parlint_bench parlint_parse_floor -j $(JOBS)
+	PARLINT_BENCH_CORPUS=$(BENCH_CORPUS) $(BUILD)/parlint_bench --benchmark_min_time=1
+	python3 tests/bench/compare.py --parlint $(BUILD)/parlint --floor $(BUILD)/parlint_parse_floor \
+	  --corpus $(BENCH_CORPUS)
 bench-lsp: build
 	PARLINT=$(BUILD)/parlint NODE_PATH=$(BUILD)/test-tools/node_modules node tests/bench/lsp_latency.js
 

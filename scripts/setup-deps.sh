@@ -7,7 +7,8 @@ packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libgtest-d
           nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format
           pre-commit python3-yaml neovim  # real programs the integration tests drive
           clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
-          strace)  # the no-exec, no-network test watches system calls
+          strace  # the no-exec, no-network test watches system calls
+          shellcheck yamllint)  # what `make bench` compares against
 # Extra packages to require (used by the test of this script's non-root path).
 read -r -a extra <<< "${PARLINT_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -131,6 +132,11 @@ class LanguageServer {
     writer_.send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
   }
   static void log(const std::string& message) { std::cerr << "parlint lsp: " << message << "\n"; }
+  // PARLINT_LSP_TRACE=1: the worker's decisions on stderr, for debugging scheduling.
+  static void trace(const std::string& message) {
+    static const bool on = std::getenv("PARLINT_LSP_TRACE") != nullptr;
+    if (on) std::cerr << "parlint lsp trace: " << message << std::endl;
+  }
 
   // Returns true when the server should exit.
   bool dispatch(const json& msg) {
@@ -327,6 +333,7 @@ class LanguageServer {
 
   // ---- scheduling and the lint worker ---------------------------------------------------------
   void schedule(const std::string& uri, bool with_dependents) {
+    trace("schedule " + uri);
     std::string path;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -368,6 +375,7 @@ class LanguageServer {
       while (!stop_ && Clock::now() < last_change_ + options_.debounce)
         cv_.wait_until(lock, last_change_ + options_.debounce);
       if (stop_) return;
+      if (pending_.empty()) continue;  // a document closed during the quiet period
       std::string uri = *pending_.begin();
       pending_.erase(pending_.begin());
       auto it = docs_.find(uri);
@@ -378,11 +386,17 @@ class LanguageServer {
       SourceOverlay overlay;
       for (const auto& [u, d] : docs_) overlay.buffers[normalized_path(d.path())] = d.text();
       lock.unlock();
+      trace("lint " + uri + " v" + std::to_string(version));
       LintContribution result = lint(path, std::move(text), version, overlay);
       lock.lock();
       it = docs_.find(uri);
       // The newest version wins: a result for an edited or closed document is dropped.
-      if (it == docs_.end() || it->second.version() != version || pending_.count(uri)) continue;
+      if (it == docs_.end() || it->second.version() != version || pending_.count(uri)) {
+        trace("drop " + uri + " v" + std::to_string(version) +
+              (it == docs_.end() ? " (closed)" : " (now v" + std::to_string(it->second.version()) + ")"));
+        continue;
+      }
+      trace("publish " + uri + " v" + std::to_string(version));
       std::set<std::string> touched;
       if (auto old = results_.find(uri); old != results_.end())
         for (const auto& [p, _] : old->second.by_path) touched.insert(p);

@@ -1,0 +1,100 @@
+"""Whole-process comparisons in one run (medians over repeated runs, ratios, peak memory), as `make bench`
+prints them:
+  - parlint check on one typical sbatch script (start-up included)
+  - parlint check on the generated corpus with --jobs 1 and --jobs 2
+  - the parse-only floor (tree-sitter and yaml-cpp alone) on the same files
+  - shellcheck on the same shell files, yamllint on the same YAML files (the tools these hooks already run)
+
+    python3 tests/bench/compare.py --parlint build/parlint --floor build/parlint_parse_floor --corpus DIR
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def measure(cmd, runs, cwd=None):
+    """Median wall seconds and the largest peak RSS (MiB) over `runs` runs of `cmd`."""
+    times, peaks = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        times.append(time.perf_counter() - start)
+        peaks.append(usage.ru_maxrss / 1024)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode < 0 or proc.returncode > 1 and "shellcheck" not in cmd[0] and "yamllint" not in cmd[0]:
+            sys.exit(f"{' '.join(cmd[:3])} ... failed with {proc.returncode}")
+    return statistics.median(times), max(peaks)
+
+
+def files_with(corpus, exts):
+    out = []
+    for base, _, names in os.walk(corpus):
+        out += [os.path.join(base, n) for n in names if os.path.splitext(n)[1] in exts]
+    return sorted(out)
+
+
+def size_of(paths):
+    return sum(os.path.getsize(p) for p in paths)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--parlint", required=True)
+    ap.add_argument("--floor", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    a = ap.parse_args()
+    parlint = os.path.abspath(a.parlint)
+    shell = files_with(a.corpus, {".sbatch", ".sh"})
+    yaml = files_with(a.corpus, {".yaml"})
+    everything = files_with(a.corpus, {".sbatch", ".sh", ".yaml", ".py"})
+    total = size_of(everything)
+    print(f"corpus: {len(everything)} files, {total / 1e6:.1f} MB "
+          f"({len(shell)} sbatch, {len(yaml)} YAML, {len(everything) - len(shell) - len(yaml)} Python); "
+          f"{os.cpu_count()} cores")
+
+    # One typical script: the median-sized sbatch file, linted from its own folder.
+    typical = sorted(shell, key=os.path.getsize)[len(shell) // 2]
+    with tempfile.TemporaryDirectory() as tmp:
+        one = os.path.join(tmp, "train.sbatch")
+        shutil.copy(typical, one)
+        t1, m1 = measure([parlint, "check", "train.sbatch"], 41, cwd=tmp)
+        print(f"\none typical sbatch script ({os.path.getsize(one) / 1024:.1f} KB), whole process, median of 41:")
+        print(f"  parlint check        {t1 * 1000:7.1f} ms   peak {m1:5.1f} MiB")
+        if shutil.which("shellcheck"):
+            ts, ms = measure(["shellcheck", "-s", "bash", one], 11)
+            print(f"  shellcheck           {ts * 1000:7.1f} ms   peak {ms:5.1f} MiB   parlint is {ts / t1:.1f}x faster")
+
+    print(f"\n{len(everything)}-file corpus, whole process, median of {a.runs}:")
+    floor, mfloor = measure([a.floor, a.corpus], a.runs)
+    j1, m1 = measure([parlint, "check", "--jobs", "1", "-q", a.corpus], a.runs)
+    j2, m2 = measure([parlint, "check", "--jobs", "2", "-q", a.corpus], a.runs)
+    mb = total / 1e6
+    print(f"  parse-only floor     {floor:7.2f} s  {mb / floor:6.1f} MB/s  peak {mfloor:5.1f} MiB")
+    print(f"  parlint --jobs 1     {j1:7.2f} s  {mb / j1:6.1f} MB/s  peak {m1:5.1f} MiB  "
+          f"{floor / j1:.2f}x the floor's throughput")
+    print(f"  parlint --jobs 2     {j2:7.2f} s  {mb / j2:6.1f} MB/s  peak {m2:5.1f} MiB  {j1 / j2:.2f}x --jobs 1")
+
+    print("\nthe same files with the tools these hooks already run (one process over all files):")
+    if shutil.which("shellcheck"):
+        ts, ms = measure(["shellcheck", "-s", "bash", *shell], 1)
+        tp, mp = measure([parlint, "check", "--jobs", "1", "-q", *shell], a.runs)
+        kb = size_of(shell) / 1024
+        print(f"  shellcheck           {ts:7.2f} s  {kb / ts:8.0f} KB/s  peak {ms:5.1f} MiB")
+        print(f"  parlint --jobs 1     {tp:7.2f} s  {kb / tp:8.0f} KB/s  peak {mp:5.1f} MiB  {ts / tp:.0f}x shellcheck")
+    if shutil.which("yamllint"):
+        ty, my = measure(["yamllint", "-d", "relaxed", *yaml], 1)
+        tp, mp = measure([parlint, "check", "--jobs", "1", "-q", *yaml], a.runs)
+        kb = size_of(yaml) / 1024
+        print(f"  yamllint             {ty:7.2f} s  {kb / ty:8.0f} KB/s  peak {my:5.1f} MiB")
+        print(f"  parlint --jobs 1     {tp:7.2f} s  {kb / tp:8.0f} KB/s  peak {mp:5.1f} MiB  {ty / tp:.0f}x yamllint")
+
+
+if __name__ == "__main__":
+    main()
