@@ -150,7 +150,7 @@ class PythonParser {
       fctx.function = name;
       Scope scope = module_scope_;
       FactTable table;
-      bind_defaults(node, name, scope, table);
+      bind_defaults(node, name, scope, table, fctx);
       recipe_name_world_size(node, name, table);
       TSNode body = ts_node_child_by_field_name(node, "body", 4);
       if (!ts_node_is_null(body)) walk_block(body, scope, table, fctx, 0, false);
@@ -292,7 +292,11 @@ class PythonParser {
   }
 
   // Parameters with defaults are weak values (callers usually override them); without a default, unknown.
-  void bind_defaults(TSNode fn, const std::string& fname, Scope& scope, FactTable& table) {
+  // Defaults are evaluated as part of the call that needs them: with the caller's depth and call stack,
+  // so a default that calls its own function (directly or round a cycle) stops at the bound instead of
+  // recursing until the stack overflows (found by fuzz_python).
+  void bind_defaults(TSNode fn, const std::string& fname, Scope& scope, FactTable& table,
+                     const Context& caller) {
     TSNode params = ts_node_child_by_field_name(fn, "parameters", 10);
     if (ts_node_is_null(params)) return;
     for (std::uint32_t i = 0; i < ts_node_named_child_count(params); ++i) {
@@ -313,7 +317,9 @@ class PythonParser {
       std::string name = text(name_node);
       PyVal v;
       if (has_default) {
-        Context ctx;
+        Context ctx = caller;
+        ++ctx.call_depth;
+        ctx.call_stack.push_back(std::string(path_) + ":" + fname);
         FactTable scratch;
         v = eval(value, scope, scratch, ctx, 0);
         v.weak = true;
@@ -956,7 +962,7 @@ class PythonParser {
     TSNode fn = functions_.at(fname);
     Scope callee = module_scope_;
     FactTable inner;
-    bind_defaults(fn, fname, callee, inner);
+    bind_defaults(fn, fname, callee, inner, ctx);
     // Bind the caller's arguments over the defaults.
     TSNode params = ts_node_child_by_field_name(fn, "parameters", 10);
     std::vector<std::string> names;

@@ -24,8 +24,8 @@ seed() {  # seed TARGET FILE...
 mapfile -t yaml < <(find "$root/fixtures" -name '*.yaml' -o -name '*.yml')
 mapfile -t python < <(find "$root/fixtures" -name '*.py')
 mapfile -t shell < <(find "$root/fixtures" -name '*.sh' -o -name '*.sbatch' -o -name '*.slurm')
-seed yaml "${yaml[@]}"
-seed python "${python[@]}"
+seed yaml "${yaml[@]}" "$root"/tests/fuzz/regressions/yaml/*
+seed python "${python[@]}" "$root"/tests/fuzz/regressions/python/*
 seed shell "${shell[@]}"
 seed args "${shell[@]}"
 seed suppressions "${yaml[@]}" "${shell[@]}"

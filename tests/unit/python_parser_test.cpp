@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "test_support.h"
 
 namespace parlint {
@@ -180,6 +184,24 @@ TEST(PythonParser, SyntaxErrorsAndTheRest) {
   std::string deep = "x = " + std::string(50000, '(') + "1" + std::string(50000, ')') + "\n";
   auto pf2 = py(deep);
   EXPECT_TRUE(pf2.jobs.empty());  // valid Python that sets nothing: read to the end without a job
+}
+
+// Found by fuzz_python: a parameter default that calls its own function (directly or round a cycle)
+// recursed until the stack overflowed. Defaults now count towards the call depth and stack.
+TEST(PythonParser, RecursiveParameterDefaultsAreBounded) {
+  const char* src =
+      "def a(x=b()):\n    return 1\n\ndef b(y=a()):\n    return 2\n\ndef c(z=c(), tp=8):\n"
+      "    cfg.model.tensor_model_parallel_size = tp\n    return cfg\n";
+  SourceText text(src);
+  ParsedFile parsed = parse_python("rec.py", text);
+  EXPECT_TRUE(parsed.errors.empty());
+  namespace fs = std::filesystem;
+  for (const auto& e :
+       fs::directory_iterator(fs::path(PARLINT_SOURCE_DIR) / "tests/fuzz/regressions/python")) {
+    std::ifstream in(e.path(), std::ios::binary);
+    SourceText t(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+    (void)parse_python(e.path().string() + ".py", t);
+  }
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "test_support.h"
 
 namespace parlint {
@@ -219,4 +223,32 @@ TEST(YamlParser, EmptyAndCommentOnlyFiles) {
 }
 
 }  // namespace
+}  // namespace parlint
+
+namespace parlint {
+
+// Found by fuzz_yaml: yaml-cpp's LoadAll spun for minutes on this 623-byte stream. Documents are now split
+// and loaded one by one; every file under tests/fuzz/regressions/yaml/ must parse at once.
+TEST(YamlParser, FuzzRegressionsParseWithoutSpinning) {
+  namespace fs = std::filesystem;
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(PARLINT_SOURCE_DIR) / "tests/fuzz/regressions/yaml")) {
+    std::ifstream in(e.path(), std::ios::binary);
+    SourceText text(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+    ParsedFile parsed = parse_yaml(e.path().string(), text);
+    EXPECT_LE(parsed.jobs.size(), 256u);
+    ++n;
+  }
+  EXPECT_GE(n, 1);
+}
+
+TEST(YamlParser, ManyDocumentsAreBounded) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "---\nmodel: {tensor_model_parallel_size: 2}\n";
+  ParsedFile parsed = parse_yaml("many.yaml", SourceText(text));
+  EXPECT_EQ(parsed.jobs.size(), 256u);
+  ASSERT_EQ(parsed.errors.size(), 1u);
+  EXPECT_NE(parsed.errors[0].message.find("more than 256 YAML documents"), std::string::npos);
+}
+
 }  // namespace parlint
