@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target of a PARLINT_FUZZ build for SECONDS each (two at a time), starting from
+# Runs every libFuzzer target of a PARLINT_FUZZ build for SECONDS each (FUZZ_PARALLEL at a time, default
+# two), starting from
 # seed corpora made of the fixtures, and prints executions and coverage per target. Exits non-zero when
 # a target finds a crash, a leak, undefined behaviour, a timeout or runaway memory (the reproducer is
 # left in BUILD/fuzz-artifacts/).
@@ -50,12 +51,13 @@ run() {
   fi
 }
 
-echo "fuzzing ${#targets[@]} targets for ${seconds}s each ($(nproc) cores, two at a time)"
+parallel=${FUZZ_PARALLEL:-2}
+echo "fuzzing ${#targets[@]} targets for ${seconds}s each ($(nproc) cores, $parallel at a time)"
 status=0
-for ((i = 0; i < ${#targets[@]}; i += 2)); do
+for ((i = 0; i < ${#targets[@]}; i += parallel)); do
   pids=()
   outs=()
-  for t in "${targets[@]:i:2}"; do
+  for t in "${targets[@]:i:parallel}"; do
     out=$(mktemp)
     outs+=("$out")
     run "$t" >"$out" &
