@@ -115,6 +115,20 @@ class YamlWalker {
   }
 
   void walk_map(const YAML::Node& map, std::vector<std::string>& prefix, bool from_merge) {
+    // A mapping that merges itself (`base: &b {<<: *b}`) is a cycle: it recursed until the stack
+    // overflowed (found by fuzz_yaml). Skip a mapping already being walked; bound the depth too.
+    for (const auto& a : active_)
+      if (a.is(map)) return;
+    if (active_.size() >= kMaxMapDepth) {
+      exhausted_ = true;
+      return;
+    }
+    active_.push_back(map);
+    walk_map_entries(map, prefix, from_merge);
+    active_.pop_back();
+  }
+
+  void walk_map_entries(const YAML::Node& map, std::vector<std::string>& prefix, bool from_merge) {
     // Copy the pairs out first: iterating yaml-cpp maps through `it->` proxies trips GCC 12's
     // dangling-pointer analysis, and the copies are cheap handles.
     std::vector<std::pair<YAML::Node, YAML::Node>> pairs;
@@ -154,6 +168,8 @@ class YamlWalker {
   std::vector<Entry> entries_;
   std::size_t visits_ = 0;
   bool exhausted_ = false;
+  std::vector<YAML::Node> active_;  // mappings being walked, outermost first
+  static constexpr std::size_t kMaxMapDepth = 512;
   std::size_t mapping_counter_ = 0;
   std::size_t current_mapping_ = 0;
 };

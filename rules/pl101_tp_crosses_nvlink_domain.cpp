@@ -1,6 +1,8 @@
 // PL101 tp-crosses-nvlink-domain: tensor (or expert-tensor) parallel groups that leave the NVLink domain.
 #include <fmt/format.h>
 
+#include <numeric>
+
 #include "lint/describe.h"
 #include "lint/rule.h"
 
@@ -59,11 +61,22 @@ The domain comes from `--nvlink-domain N`, an explicit `--cluster` profile (`gb2
 )md"};
 
 // TP groups are `size` consecutive ranks; count those in the first `world` ranks that touch two domains.
+// Groups of `size` consecutive ranks that straddle two domains. The pattern repeats every
+// lcm(size, domain) ranks, so whole periods are counted once and multiplied: a loop over every group
+// took minutes for a hostile `#SBATCH --nodes=18888888888` (found by fuzz_shell).
 std::int64_t straddling_groups(std::int64_t size, std::int64_t domain, std::int64_t world) {
-  std::int64_t n = 0;
-  for (std::int64_t start = 0; start + size <= world; start += size)
-    n += (start / domain) != ((start + size - 1) / domain);
-  return n;
+  auto count = [&](std::int64_t groups) {
+    std::int64_t n = 0;
+    for (std::int64_t k = 0; k < groups; ++k) {
+      std::int64_t start = k * size;
+      n += (start / domain) != ((start + size - 1) / domain);
+    }
+    return n;
+  };
+  std::int64_t per_period = domain / std::gcd(size, domain);  // groups in one period of the pattern
+  if (per_period > 1'000'000) return 0;                       // no NVLink domain is this large
+  std::int64_t groups = world / size;
+  return (groups / per_period) * count(per_period) + count(groups % per_period);
 }
 
 class TpCrossesNvlinkDomain final : public Rule {

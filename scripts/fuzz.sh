@@ -27,7 +27,7 @@ mapfile -t python < <(find "$root/fixtures" -name '*.py')
 mapfile -t shell < <(find "$root/fixtures" -name '*.sh' -o -name '*.sbatch' -o -name '*.slurm')
 seed yaml "${yaml[@]}" "$root"/tests/fuzz/regressions/yaml/*
 seed python "${python[@]}" "$root"/tests/fuzz/regressions/python/*
-seed shell "${shell[@]}"
+seed shell "${shell[@]}" "$root"/tests/fuzz/regressions/shell/*
 seed args "${shell[@]}"
 seed suppressions "${yaml[@]}" "${shell[@]}"
 seed config "$root"/tests/fuzz/seeds/config/*

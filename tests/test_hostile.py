@@ -264,6 +264,22 @@ class Paths(Case):
         self.assertEqual(len(found), 2500)
 
 
+class FuzzRegressions(Case):
+    """Every input the fuzzers found (tests/fuzz/regressions/<kind>/): each once hung, spun or crashed."""
+
+    def test_each_regression_input_finishes_quickly(self):
+        base = os.path.join(ROOT, "tests", "fuzz", "regressions")
+        ext = {"yaml": ".yaml", "python": ".py", "shell": ".sh"}
+        names = []
+        for kind in sorted(os.listdir(base)):
+            for name in sorted(os.listdir(os.path.join(base, kind))):
+                with open(os.path.join(base, kind, name), "rb") as f:
+                    names.append(self.write(f"{kind}-{name}{ext[kind]}", f.read()))
+        self.assertGreaterEqual(len(names), 4)
+        p, doc, found = self.check_json(*[os.path.basename(n) for n in names], timeout=60)
+        self.assertLess(p.seconds, 20)
+
+
 class OutputSafety(Case):
     SECRET = "hf_" + "Q" * 34
 
