@@ -369,7 +369,12 @@ class LanguageServer {
   void worker_loop() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
-      cv_.wait(lock, [&] { return stop_ || !pending_.empty(); });
+      // Wake on work, and every 100 ms to check that every open document's newest version has been
+      // published or is queued: a safety net so no interleaving can leave a buffer with stale results.
+      while (!stop_ && pending_.empty()) {
+        cv_.wait_for(lock, std::chrono::milliseconds(100));
+        requeue_stale_locked();
+      }
       if (stop_) return;
       // Debounce: wait until the edits have been quiet for a moment; a burst of keystrokes lints once.
       while (!stop_ && Clock::now() < last_change_ + options_.debounce)
@@ -404,6 +409,17 @@ class LanguageServer {
       touched.insert(normalized_path(path));
       results_[uri] = std::move(result);
       publish_locked(touched, "");
+    }
+  }
+
+  // Queues every open document whose published results are older than its text (or missing).
+  void requeue_stale_locked() {
+    for (const auto& [uri, doc] : docs_) {
+      auto r = results_.find(uri);
+      if ((r == results_.end() || r->second.version != doc.version()) && !pending_.count(uri)) {
+        trace("requeue " + uri + " v" + std::to_string(doc.version()));
+        pending_.insert(uri);
+      }
     }
   }
 
