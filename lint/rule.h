@@ -28,6 +28,10 @@ class Rule {
   virtual void check_file(const ParsedFile& /*file*/, std::vector<Finding>& /*out*/) const {}
 };
 
+// The published documentation of a rule: docs/rules.md at PARLINT_DOCS_URL, anchored at its heading
+// ("...#pl101-tp-crosses-nvlink-domain"). SARIF's helpUri and the language server's code links use it.
+std::string rule_docs_url(std::string_view code, std::string_view name);
+
 class RuleRegistry {
  public:
   static RuleRegistry& instance();

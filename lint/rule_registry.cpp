@@ -1,9 +1,16 @@
 #include <algorithm>
 #include <cctype>
 
+#include "generated/version.h"
 #include "lint/rule.h"
 
 namespace parlint {
+
+std::string rule_docs_url(std::string_view code, std::string_view name) {
+  std::string anchor = std::string(code) + "-" + std::string(name);
+  for (char& c : anchor) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return std::string(PARLINT_DOCS_URL) + "#" + anchor;
+}
 
 RuleRegistry& RuleRegistry::instance() {
   static RuleRegistry registry;

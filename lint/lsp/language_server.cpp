@@ -66,12 +66,6 @@ std::string path_to_uri(const std::string& path) {
   return out;
 }
 
-std::string help_uri(const std::string& code, const std::string& name) {
-  std::string anchor = code + "-" + name;
-  for (char& c : anchor) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return std::string(PARLINT_DOCS_URL) + "#" + anchor;
-}
-
 // Unsaved documents named without an extension still lint as what the editor says they are.
 std::string lint_path_for(const std::string& path, const std::string& language) {
   if (path.find("://") == std::string::npos && path.find(':') == std::string::npos) return path;
@@ -474,7 +468,7 @@ class LanguageServer {
     json out = {{"range", range_json(d.location.range, text)},
                 {"severity", severity},
                 {"code", d.code},
-                {"codeDescription", {{"href", help_uri(d.code, d.name)}}},
+                {"codeDescription", {{"href", rule_docs_url(d.code, d.name)}}},
                 {"source", "parlint"},
                 {"message", d.help.empty() ? d.message : d.message + "\nhelp: " + d.help}};
     json related = json::array();

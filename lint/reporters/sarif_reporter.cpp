@@ -76,12 +76,6 @@ std::string full_description(const RuleInfo& info) {
   return text;
 }
 
-std::string help_uri(const RuleInfo& info) {
-  std::string anchor = fmt::format("{}-{}", info.code, info.name);
-  for (char& c : anchor) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return std::string(PARLINT_DOCS_URL) + "#" + anchor;
-}
-
 json rule_descriptor(const RuleInfo& info) {
   const char* problem = info.severity == Severity::kError     ? "error"
                         : info.severity == Severity::kWarning ? "warning"
@@ -91,7 +85,7 @@ json rule_descriptor(const RuleInfo& info) {
           {"shortDescription", {{"text", info.summary}}},
           {"fullDescription", {{"text", full_description(info)}}},
           {"help", {{"text", info.docs}, {"markdown", info.docs}}},
-          {"helpUri", help_uri(info)},
+          {"helpUri", rule_docs_url(info.code, info.name)},
           {"defaultConfiguration", {{"level", level(info.severity)}}},
           {"properties", {{"tags", {"distributed-training", "parallelism"}}, {"problem.severity", problem}}}};
 }
