@@ -13,6 +13,7 @@
 #include <memory>
 #include <set>
 
+#include "parsers/tree_sitter_children.h"
 #include "parsers/tree_sitter_languages.h"
 
 namespace parlint {
@@ -78,7 +79,8 @@ struct Context {
   std::string function;  // the function being read ("" at module level)
 };
 
-std::string type_of(TSNode n) {
+// Node types are static strings owned by the grammar.
+std::string_view type_of(TSNode n) {
   return ts_node_type(n);
 }
 
@@ -180,11 +182,12 @@ class PythonParser {
   void collect_errors(TSNode n, int depth) {
     if (out_.errors.size() >= kMaxSyntaxErrors || depth > kMaxDepth) return;
     if (ts_node_is_error(n) || ts_node_is_missing(n)) {
-      std::string what = ts_node_is_missing(n) ? "missing " + type_of(n) : "unexpected syntax";
+      std::string what = ts_node_is_missing(n) ? "missing " + std::string(type_of(n)) : "unexpected syntax";
       out_.errors.push_back({node_location(n).range, "Python syntax error: " + what, ""});
       return;
     }
-    for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i) collect_errors(ts_node_child(n, i), depth + 1);
+    for (TSNode child : Children(n))
+      if (ts_node_has_error(child)) collect_errors(child, depth + 1);
   }
 
   // ---- jobs -------------------------------------------------------------------------------------------
@@ -207,8 +210,7 @@ class PythonParser {
   }
 
   void collect_functions(TSNode root) {
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
-      TSNode c = ts_node_named_child(root, i);
+    for (TSNode c : NamedChildren(root)) {
       if (type_of(c) == "decorated_definition") c = ts_node_child_by_field_name(c, "definition", 10);
       if (ts_node_is_null(c) || type_of(c) != "function_definition") continue;
       TSNode name = ts_node_child_by_field_name(c, "name", 4);
@@ -225,16 +227,15 @@ class PythonParser {
   }
 
   void collect_imports(TSNode root) {
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
-      TSNode c = ts_node_named_child(root, i);
+    for (TSNode c : NamedChildren(root)) {
       if (type_of(c) != "import_from_statement") continue;
       TSNode module = ts_node_child_by_field_name(c, "module_name", 11);
       if (ts_node_is_null(module)) continue;
       std::string spec = text(module);
-      for (std::uint32_t k = 0; k < ts_node_named_child_count(c); ++k) {
-        const char* field = ts_node_field_name_for_named_child(c, k);
+      NamedChildren children(c);
+      for (TSNode name : children) {
+        const char* field = children.field_name();
         if (!field || std::string_view(field) != "name") continue;
-        TSNode name = ts_node_named_child(c, k);
         std::string original = text(name), local = original;
         if (type_of(name) == "aliased_import") {
           original = text(ts_node_child_by_field_name(name, "name", 4));
@@ -299,9 +300,8 @@ class PythonParser {
                      const Context& caller) {
     TSNode params = ts_node_child_by_field_name(fn, "parameters", 10);
     if (ts_node_is_null(params)) return;
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(params); ++i) {
-      TSNode p = ts_node_named_child(params, i);
-      std::string t = type_of(p);
+    for (TSNode p : NamedChildren(params)) {
+      std::string_view t = type_of(p);
       TSNode name_node = p, value{};
       bool has_default = false;
       if (t == "default_parameter" || t == "typed_default_parameter") {
@@ -374,18 +374,16 @@ class PythonParser {
   // ---- statements -------------------------------------------------------------------------------------
 
   void walk_block(TSNode block, Scope& scope, FactTable& table, Context& ctx, int depth, bool module_level) {
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(block); ++i)
-      statement(ts_node_named_child(block, i), scope, table, ctx, depth + 1, module_level);
+    for (TSNode child : NamedChildren(block)) statement(child, scope, table, ctx, depth + 1, module_level);
   }
 
   void statement(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth, bool module_level) {
     if (depth > kMaxDepth) return;
     ++graph_.statements_read;
-    std::string t = type_of(n);
+    std::string_view t = type_of(n);
     if (t == "expression_statement") {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode e = ts_node_named_child(n, i);
-        std::string et = type_of(e);
+      for (TSNode e : NamedChildren(n)) {
+        std::string_view et = type_of(e);
         if (et == "assignment")
           assignment(e, scope, table, ctx, depth, module_level);
         else if (et == "augmented_assignment")
@@ -407,17 +405,15 @@ class PythonParser {
     }
     if (t == "with_statement" || t == "try_statement" || t == "block" || t == "else_clause" ||
         t == "finally_clause" || t == "except_clause") {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode c = ts_node_named_child(n, i);
-        std::string ct = type_of(c);
+      for (TSNode c : NamedChildren(n)) {
+        std::string_view ct = type_of(c);
         if (ct == "block" || ct == "else_clause" || ct == "finally_clause" || ct == "except_clause")
           statement(c, scope, table, ctx, depth + 1, module_level);
       }
       return;
     }
     if (t == "return_statement") {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-        return_value_ = eval(ts_node_named_child(n, i), scope, table, ctx, depth);
+      for (TSNode child : NamedChildren(n)) return_value_ = eval(child, scope, table, ctx, depth);
       return;
     }
     // function and class definitions are read on their own; imports and the rest set nothing.
@@ -452,17 +448,16 @@ class PythonParser {
       return;
     }
     // tp, pp = 4, 2
-    std::uint32_t nl = ts_node_named_child_count(left), nr = ts_node_named_child_count(right);
-    for (std::uint32_t i = 0; i < nl; ++i) {
-      PyVal item = i < nr ? eval(ts_node_named_child(right, i), scope, table, ctx, depth) : PyVal{};
-      assign_target(ts_node_named_child(left, i), item, scope, table, ctx, depth,
-                    i < nr ? ts_node_named_child(right, i) : TSNode{});
+    std::vector<TSNode> targets = named_children_of(left), values = named_children_of(right);
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      PyVal item = i < values.size() ? eval(values[i], scope, table, ctx, depth) : PyVal{};
+      assign_target(targets[i], item, scope, table, ctx, depth, i < values.size() ? values[i] : TSNode{});
     }
   }
 
   void assign_target(TSNode left, PyVal v, Scope& scope, FactTable& table, Context& ctx, int depth,
                      TSNode value_node = TSNode{}) {
-    std::string lt = type_of(left);
+    std::string_view lt = type_of(left);
     if (ctx.in_loop) v = PyVal{Value::unknown("assigned in a loop"), {}, false, {}, v.object, nullptr};
     if (lt == "identifier") {
       std::string name = text(left);
@@ -477,8 +472,7 @@ class PythonParser {
       return;
     }
     if (lt == "pattern_list" || lt == "tuple_pattern") {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(left); ++i)
-        assign_target(ts_node_named_child(left, i), PyVal{}, scope, table, ctx, depth);
+      for (TSNode child : NamedChildren(left)) assign_target(child, PyVal{}, scope, table, ctx, depth);
       return;
     }
     if (lt != "attribute") return;
@@ -566,8 +560,7 @@ class PythonParser {
       results.push_back(std::move(r));
     };
     run_branch(ts_node_child_by_field_name(n, "consequence", 11));
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : NamedChildren(n)) {
       if (type_of(c) == "elif_clause") run_branch(ts_node_child_by_field_name(c, "consequence", 11));
       if (type_of(c) == "else_clause") {
         has_else = true;
@@ -648,7 +641,7 @@ class PythonParser {
     return p;
   }
 
-  static PyVal arithmetic(const PyVal& a, const std::string& op, const PyVal& b) {
+  static PyVal arithmetic(const PyVal& a, std::string_view op, const PyVal& b) {
     PyVal out;
     out.via = a.via;
     out.via.insert(out.via.end(), b.via.begin(), b.via.end());
@@ -688,7 +681,7 @@ class PythonParser {
 
   PyVal eval(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
     if (ts_node_is_null(n) || depth > kMaxDepth) return PyVal{};
-    std::string t = type_of(n);
+    std::string_view t = type_of(n);
     if (t == "integer") {
       std::string s = text(n);
       s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
@@ -734,8 +727,7 @@ class PythonParser {
     }
     if (t == "list" || t == "tuple") {
       std::vector<Value> items;
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-        items.push_back(eval(ts_node_named_child(n, i), scope, table, ctx, depth + 1).value);
+      for (TSNode child : NamedChildren(n)) items.push_back(eval(child, scope, table, ctx, depth + 1).value);
       return known(Value::list(std::move(items)));
     }
     if (t == "dictionary") return dictionary(n, scope, table, ctx, depth);
@@ -753,16 +745,14 @@ class PythonParser {
       return known(Value::unknown(s + " is read at run time"));
     }
     // Comparisons, lambdas, comprehensions, f-strings inside other nodes and the rest.
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-      eval(ts_node_named_child(n, i), scope, table, ctx, depth + 1);
+    for (TSNode child : NamedChildren(n)) eval(child, scope, table, ctx, depth + 1);
     return known(Value::unknown("an expression parlint does not evaluate"));
   }
 
   PyVal string_value(TSNode n) {
     std::string out;
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
-      std::string ct = type_of(c);
+    for (TSNode c : NamedChildren(n)) {
+      std::string_view ct = type_of(c);
       if (ct == "interpolation") return known(Value::unknown("an f-string, built at run time"));
       if (ct == "string_content") out += text(c);
       if (ct == "escape_sequence") out += text(c);
@@ -785,8 +775,7 @@ class PythonParser {
   PyVal dictionary(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
     auto entries = std::make_shared<std::map<std::string, PyVal>>();
     auto facts = std::make_shared<std::vector<Fact>>();
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode pair = ts_node_named_child(n, i);
+    for (TSNode pair : NamedChildren(n)) {
       if (type_of(pair) != "pair") continue;
       TSNode k = ts_node_child_by_field_name(pair, "key", 3),
              v = ts_node_child_by_field_name(pair, "value", 5);
@@ -824,9 +813,8 @@ class PythonParser {
     std::vector<std::pair<std::string, TSNode>> keywords;
     std::vector<TSNode> splats;
     if (!ts_node_is_null(args)) {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
-        TSNode a = ts_node_named_child(args, i);
-        std::string at = type_of(a);
+      for (TSNode a : NamedChildren(args)) {
+        std::string_view at = type_of(a);
         if (at == "keyword_argument") {
           TSNode name = ts_node_child_by_field_name(a, "name", 4),
                  value = ts_node_child_by_field_name(a, "value", 5);

@@ -15,6 +15,7 @@
 #include "parsers/shell_text.h"
 #include "parsers/slurm_options.h"
 #include "parsers/training_args.h"
+#include "parsers/tree_sitter_children.h"
 #include "parsers/tree_sitter_languages.h"
 
 namespace parlint {
@@ -102,7 +103,8 @@ struct Redirects {
   bool herestring = false;
 };
 
-std::string node_type(TSNode n) {
+// Node types are static strings owned by the grammar.
+std::string_view node_type(TSNode n) {
   return ts_node_type(n);
 }
 
@@ -226,22 +228,20 @@ class ShellParser {
     if (ts_node_is_error(n) || ts_node_is_missing(n)) {
       Location loc = node_location(n, src);
       if (!loc.range.valid()) return;
-      std::string what = ts_node_is_missing(n) ? "missing " + node_type(n) : "unexpected syntax";
+      std::string what = ts_node_is_missing(n) ? "missing " + std::string(node_type(n)) : "unexpected syntax";
       out_.errors.push_back(
           {loc.range,
            "shell syntax error: " + what + (src.origin.empty() ? "" : " (in a string run as shell)"), ""});
       if (loc.path != out_.path) out_.errors.back().message += " in " + loc.path;
       return;
     }
-    std::uint32_t count = ts_node_child_count(n);
-    for (std::uint32_t i = 0; i < count; ++i) collect_errors(ts_node_child(n, i), src, depth + 1);
+    for (TSNode child : Children(n))
+      if (ts_node_has_error(child)) collect_errors(child, src, depth + 1);
   }
 
   // #SBATCH lines before the first command (sbatch ignores later ones).
   void read_sbatch_header(TSNode root, const Source& src, Context& ctx) {
-    std::uint32_t count = ts_node_named_child_count(root);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(root, i);
+    for (TSNode c : NamedChildren(root)) {
       if (node_type(c) != "comment") break;
       std::uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
       std::string_view text(src.text.data() + b, e - b);
@@ -288,8 +288,7 @@ class ShellParser {
   // ---- statements ------------------------------------------------------------------------------
 
   void walk_children(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
-    std::uint32_t count = ts_node_named_child_count(n);
-    for (std::uint32_t i = 0; i < count; ++i) walk(ts_node_named_child(n, i), src, env, ctx, depth + 1);
+    for (TSNode child : NamedChildren(n)) walk(child, src, env, ctx, depth + 1);
   }
 
   void walk(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
@@ -303,14 +302,14 @@ class ShellParser {
       }
       return;
     }
-    std::string type = node_type(n);
+    std::string_view type = node_type(n);
     if (type == "comment" || type == "ERROR") return;
     if (type == "variable_assignment") return assign(n, src, env, ctx, false, false);
     if (type == "variable_assignments") return walk_children(n, src, env, ctx, depth);
     if (type == "declaration_command") return declare(n, src, env, ctx);
     if (type == "unset_command") {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        ShellText name = expand_joined(ts_node_named_child(n, i), src, env, ctx);
+      for (TSNode child : NamedChildren(n)) {
+        ShellText name = expand_joined(child, src, env, ctx);
         env.erase(name.text);
       }
       return;
@@ -365,14 +364,13 @@ class ShellParser {
   void branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
     std::vector<Env> results;
     bool has_default = false;
-    std::string type = node_type(n);
+    std::string_view type = node_type(n);
     Env then_env = env;
-    std::uint32_t count = ts_node_named_child_count(n);
     bool any_then = false;
-    for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
-      const char* field = ts_node_field_name_for_named_child(n, i);
-      std::string ct = node_type(c);
+    NamedChildren children(n);
+    for (TSNode c : children) {
+      const char* field = children.field_name();
+      std::string_view ct = node_type(c);
       if (type == "if_statement") {
         if (field && std::string_view(field) == "condition") {
           walk(c, src, env, ctx, depth + 1);  // conditions run before any branch
@@ -401,11 +399,11 @@ class ShellParser {
   }
 
   void walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth) {
-    std::uint32_t count = ts_node_named_child_count(clause);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const char* field = ts_node_field_name_for_named_child(clause, i);
+    NamedChildren children(clause);
+    for (TSNode child : children) {
+      const char* field = children.field_name();
       if (field && (std::string_view(field) == "value" || std::string_view(field) == "condition")) continue;
-      walk(ts_node_named_child(clause, i), src, env, ctx, depth + 1);
+      walk(child, src, env, ctx, depth + 1);
     }
   }
 
@@ -443,10 +441,8 @@ class ShellParser {
   void redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
     Redirects r;
     TSNode body = ts_node_child_by_field_name(n, "body", 4);
-    std::uint32_t count = ts_node_named_child_count(n);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
-      std::string ct = node_type(c);
+    for (TSNode c : NamedChildren(n)) {
+      std::string_view ct = node_type(c);
       if (ct == "heredoc_redirect") r.heredoc = heredoc_text(c, src, env, ctx);
       if (ct == "herestring_redirect") r.herestring = true;
     }
@@ -459,8 +455,7 @@ class ShellParser {
     ShellText t;
     TSNode start{}, body{};
     bool have_body = false;
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(redirect); ++i) {
-      TSNode c = ts_node_named_child(redirect, i);
+    for (TSNode c : NamedChildren(redirect)) {
       if (node_type(c) == "heredoc_start") start = c;
       if (node_type(c) == "heredoc_body") {
         body = c;
@@ -484,8 +479,7 @@ class ShellParser {
       }
     };
     if (!quoted) {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
-        TSNode c = ts_node_named_child(body, i);
+      for (TSNode c : NamedChildren(body)) {
         literal(pos, ts_node_start_byte(c));
         t.append(expand_joined(c, src, env, ctx));
         pos = ts_node_end_byte(c);
@@ -501,9 +495,8 @@ class ShellParser {
     std::string keyword;
     if (ts_node_child_count(n) > 0) keyword = node_type(ts_node_child(n, 0));
     bool exported = keyword == "export";
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
-      std::string ct = node_type(c);
+    for (TSNode c : NamedChildren(n)) {
+      std::string_view ct = node_type(c);
       if (ct == "word" && text_of(c, src).find('x') != std::string::npos && text_of(c, src).starts_with("-"))
         exported = true;  // declare -x
       if (ct == "variable_assignment") assign(c, src, env, ctx, exported, true);
@@ -531,8 +524,7 @@ class ShellParser {
     if (!ts_node_is_null(value) && node_type(value) == "array") {
       v.is_array = true;
       std::vector<ShellText> added;
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(value); ++i) {
-        TSNode el = ts_node_named_child(value, i);
+      for (TSNode el : NamedChildren(value)) {
         if (node_type(el) == "comment") continue;
         for (auto& field : expand_fields(el, src, env, ctx)) added.push_back(std::move(field));
       }
@@ -616,11 +608,11 @@ class ShellParser {
 
   // "${A[@]}" (alone, in a string or in a concatenation) produces words that were written elsewhere.
   bool produced_by_array(TSNode n, const Source& src) const {
-    std::string t = node_type(n);
+    std::string_view t = node_type(n);
     if (t == "expansion") return is_all_elements(n, src);
     if (t == "concatenation" || t == "string") {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-        if (produced_by_array(ts_node_named_child(n, i), src)) return true;
+      for (TSNode child : NamedChildren(n))
+        if (produced_by_array(child, src)) return true;
     }
     return false;
   }
@@ -685,7 +677,7 @@ class ShellParser {
       f.add(t, false);
       return;
     }
-    std::string type = node_type(n);
+    std::string_view type = node_type(n);
     std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (type == "word" || type == "number" || type == "extglob_pattern" || type == "brace_expression" ||
         type == "special_variable_name" || type == "variable_name" || type == "test_operator") {
@@ -717,9 +709,8 @@ class ShellParser {
       ShellText t;
       std::uint32_t pos = b + (type == "string" ? 1 : 2);
       std::uint32_t stop = e > b ? e - 1 : e;
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode c = ts_node_named_child(n, i);
-        std::string ct = node_type(c);
+      for (TSNode c : NamedChildren(n)) {
+        std::string_view ct = node_type(c);
         if (ct == "string_content") continue;  // covered by the gaps below
         double_quoted(src, pos, ts_node_start_byte(c), t);
         if (ct == "expansion" && is_all_elements(c, src) && !joined) {
@@ -759,8 +750,7 @@ class ShellParser {
       return;
     }
     if (type == "concatenation") {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-        expand_into(ts_node_named_child(n, i), src, env, ctx, f, joined);
+      for (TSNode child : NamedChildren(n)) expand_into(child, src, env, ctx, f, joined);
       return;
     }
     if (type == "arithmetic_expansion") {
@@ -794,8 +784,7 @@ class ShellParser {
   }
 
   bool is_all_elements(TSNode expansion, const Source& src) const {
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(expansion); ++i) {
-      TSNode c = ts_node_named_child(expansion, i);
+    for (TSNode c : NamedChildren(expansion)) {
       if (node_type(c) != "subscript") continue;
       TSNode index = ts_node_child_by_field_name(c, "index", 5);
       if (ts_node_is_null(index)) return false;
@@ -806,8 +795,7 @@ class ShellParser {
   }
 
   const Var* lookup_var(TSNode expansion, const Source& src, Env& env) const {
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(expansion); ++i) {
-      TSNode c = ts_node_named_child(expansion, i);
+    for (TSNode c : NamedChildren(expansion)) {
       if (node_type(c) == "subscript") {
         TSNode name = ts_node_child_by_field_name(c, "name", 4);
         if (ts_node_is_null(name)) return nullptr;
@@ -829,7 +817,7 @@ class ShellParser {
       t.add_unknown("expansions nested too deeply to follow");
       return t;
     }
-    std::string type = node_type(n);
+    std::string_view type = node_type(n);
     if (type != "simple_expansion" && type != "expansion") return expand_joined(n, src, env, ctx);
     std::string name, op;
     TSNode operand{};
@@ -837,7 +825,7 @@ class ShellParser {
     std::uint32_t count = ts_node_child_count(n);
     for (std::uint32_t i = 0; i < count; ++i) {
       TSNode c = ts_node_child(n, i);
-      std::string ct = node_type(c);
+      std::string_view ct = node_type(c);
       if (ct == "variable_name" || ct == "special_variable_name") {
         if (name.empty()) name = text_of(c, src);
       } else if (ct == "subscript") {
@@ -957,7 +945,7 @@ class ShellParser {
   std::optional<std::int64_t> arith(TSNode n, const Source& src, Env& env, Context& ctx, ShellText& meta,
                                     std::string& reason, int depth = 0) {
     if (depth > 64) return std::nullopt;
-    std::string type = node_type(n);
+    std::string_view type = node_type(n);
     if (type == "number") return parse_int(text_of(n, src));
     if (type == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
       return arith(ts_node_named_child(n, 0), src, env, ctx, meta, reason, depth + 1);
@@ -990,7 +978,7 @@ class ShellParser {
     }
     if (type == "unary_expression" && ts_node_child_count(n) == 2) {
       auto x = arith(ts_node_child(n, 1), src, env, ctx, meta, reason, depth + 1);
-      std::string op = node_type(ts_node_child(n, 0));
+      std::string_view op = node_type(ts_node_child(n, 0));
       if (!x) return std::nullopt;
       if (op == "-") return -*x;
       if (op == "+") return *x;
@@ -1003,7 +991,7 @@ class ShellParser {
       auto a = arith(l, src, env, ctx, meta, reason, depth + 1);
       auto b = arith(r, src, env, ctx, meta, reason, depth + 1);
       if (!a || !b) return std::nullopt;
-      std::string op = node_type(o);
+      std::string_view op = node_type(o);
       std::int64_t out = 0;
       if (op == "+") return __builtin_add_overflow(*a, *b, &out) ? std::nullopt : std::optional(out);
       if (op == "-") return __builtin_sub_overflow(*a, *b, &out) ? std::nullopt : std::optional(out);
@@ -1023,18 +1011,17 @@ class ShellParser {
   void collect_product_vars(TSNode n, const Source& src, std::vector<std::string>& vars, bool in_product,
                             int depth = 0) {
     if (depth > 64) return;
-    std::string type = node_type(n);
+    std::string_view type = node_type(n);
     if (type == "variable_name" && in_product) vars.push_back(text_of(n, src));
     if ((type == "simple_expansion" || type == "expansion") && in_product) {
-      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-        if (node_type(ts_node_named_child(n, i)) == "variable_name")
-          vars.push_back(text_of(ts_node_named_child(n, i), src));
+      for (TSNode child : NamedChildren(n))
+        if (node_type(child) == "variable_name") vars.push_back(text_of(child, src));
       return;
     }
     bool product = in_product;
     if (type == "binary_expression") {
       TSNode o = ts_node_child_by_field_name(n, "operator", 8);
-      std::string op = ts_node_is_null(o) ? "" : node_type(o);
+      std::string_view op = ts_node_is_null(o) ? "" : node_type(o);
       product = op == "*" || ((op == "/" || op == "%") && in_product);
       if (op == "*" || op == "/") {
         // In a/b only the numerator multiplies: NODES=$(( TP*PP*EP / 8 )).
@@ -1047,9 +1034,8 @@ class ShellParser {
         return;
       }
     }
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-      collect_product_vars(ts_node_named_child(n, i), src, vars, product && type != "binary_expression",
-                           depth + 1);
+    for (TSNode child : NamedChildren(n))
+      collect_product_vars(child, src, vars, product && type != "binary_expression", depth + 1);
   }
 
   void size_expression(const std::string& target, TSNode arith_node, const Source& src, Env&, Context&) {
@@ -1077,10 +1063,8 @@ class ShellParser {
   void command(TSNode n, const Source& src, Env& env, Context& ctx, Redirects redirects) {
     std::vector<ShellText> words;
     Env overlay;
-    std::uint32_t count = ts_node_named_child_count(n);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
-      std::string ct = node_type(c);
+    for (TSNode c : NamedChildren(n)) {
+      std::string_view ct = node_type(c);
       if (ct == "variable_assignment") {
         Env tmp = env;
         assign(c, src, tmp, ctx, true, false);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 #include "lint/rule.h"
 
@@ -87,42 +88,65 @@ constexpr std::string_view kKnownParallelNames[] = {"data_parallel_random_init",
                                                     "eval_context_parallel_size",
                                                     "sequence_parallel_size"};
 
-int edit_distance(std::string_view a, std::string_view b) {
-  std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = static_cast<int>(i);
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
+// Distances from a spelled name to a parallel key. Every flag a launch script passes that parlint does
+// not model reaches this rule (tens per script), so the distances use one row sized by the key, on the
+// stack, and a length test skips the keys the name cannot be within two edits or one word of.
+constexpr std::size_t kMaxKeyLength = 63;
+
+std::size_t distance_gap(std::size_t a, std::size_t b) {
+  return a > b ? a - b : b - a;
+}
+
+// Levenshtein distance, or limit + 1 when it is larger: only the diagonal band |i - j| <= limit is
+// computed, which is where every path of cost <= limit runs.
+int edit_distance(std::string_view name, std::string_view key, std::size_t limit) {
+  const int over = static_cast<int>(std::min<std::size_t>(limit, 1u << 20)) + 1;
+  if (distance_gap(name.size(), key.size()) > limit) return over;
+  std::array<int, kMaxKeyLength + 1> row{};
+  for (std::size_t j = 0; j <= key.size(); ++j) row[j] = std::min(static_cast<int>(j), over);
+  for (std::size_t i = 1; i <= name.size(); ++i) {
+    std::size_t lo = i > limit ? i - limit : 1, hi = std::min(key.size(), i + limit);
+    int diagonal = row[lo - 1];
+    row[lo - 1] = lo == 1 ? std::min(static_cast<int>(std::min<std::size_t>(i, 1u << 20)), over) : over;
+    for (std::size_t j = lo; j <= hi; ++j) {
+      int above = row[j];
+      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (name[i - 1] == key[j - 1] ? 0 : 1), over});
+      diagonal = above;
+    }
   }
-  return prev[b.size()];
+  return row[key.size()];
 }
 
 // Words of a snake_case name, for a distance that forgives a missing or extra word.
-std::vector<std::string_view> words_of(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t b = 0;
-  while (b <= s.size()) {
-    auto u = s.find('_', b);
-    out.push_back(s.substr(b, u == std::string_view::npos ? u : u - b));
-    if (u == std::string_view::npos) break;
-    b = u + 1;
-  }
-  return out;
+std::size_t word_count(std::string_view s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '_')) + 1;
 }
 
-int word_distance(std::string_view a, std::string_view b) {
-  auto wa = words_of(a), wb = words_of(b);
-  std::vector<int> prev(wb.size() + 1), cur(wb.size() + 1);
-  for (std::size_t j = 0; j <= wb.size(); ++j) prev[j] = static_cast<int>(j);
-  for (std::size_t i = 1; i <= wa.size(); ++i) {
-    cur[0] = static_cast<int>(i);
-    for (std::size_t j = 1; j <= wb.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (wa[i - 1] == wb[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
+std::string_view next_word(std::string_view& rest) {
+  auto u = rest.find('_');
+  std::string_view word = rest.substr(0, u);
+  rest = u == std::string_view::npos ? std::string_view{} : rest.substr(u + 1);
+  return word;
+}
+
+int word_distance(std::string_view name, std::string_view key) {
+  std::array<std::string_view, kMaxKeyLength + 1> key_words{};
+  std::size_t n = word_count(key);
+  for (std::size_t j = 0; j < n; ++j) key_words[j] = next_word(key);
+  std::array<int, kMaxKeyLength + 2> row{};
+  for (std::size_t j = 0; j <= n; ++j) row[j] = static_cast<int>(j);
+  std::size_t names = word_count(name);
+  for (std::size_t i = 1; i <= names; ++i) {
+    std::string_view word = next_word(name);
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (std::size_t j = 1; j <= n; ++j) {
+      int above = row[j];
+      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (word == key_words[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
   }
-  return prev[wb.size()];
+  return row[n];
 }
 
 bool in_scope(const UnrecognizedSetting& u) {
@@ -136,8 +160,18 @@ bool in_scope(const UnrecognizedSetting& u) {
          section == "trainer.strategy" || section == "strategy" || section == "parallelism";
 }
 
+bool keys_fit_distance_rows() {
+  return std::all_of(kParallelKeys.begin(), kParallelKeys.end(),
+                     [](Key k) { return key_name(k).size() <= kMaxKeyLength; });
+}
+
 class UnknownParallelKey final : public Rule {
  public:
+  UnknownParallelKey() {
+    if (!keys_fit_distance_rows())
+      throw std::logic_error("PL801: a parallel key is longer than a distance row");
+  }
+
   const RuleInfo& info() const override { return kInfo; }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
@@ -155,18 +189,28 @@ class UnknownParallelKey final : public Rule {
       if (std::find(std::begin(kKnownParallelNames), std::end(kKnownParallelNames), name) !=
           std::end(kKnownParallelNames))
         continue;
+      // A name this long is generated text, not a misspelt setting (and would cost a long comparison).
+      if (name.size() > 4 * kMaxKeyLength) continue;
+      bool looks_parallel = name.find("parallel") != std::string::npos;
       Key best = kParallelKeys[0];
       int best_score = 1 << 20, best_chars = 1 << 20;
       for (Key k : kParallelKeys) {
-        int chars = edit_distance(name, key_name(k));
-        int score = std::min(chars, 2 * word_distance(name, key_name(k)));
+        std::string_view key = key_name(k);
+        // A score of 2 or less needs at most two edits or at most one word added or dropped.
+        if (!looks_parallel && distance_gap(name.size(), key.size()) > 2 &&
+            distance_gap(word_count(name), word_count(key)) > 1)
+          continue;
+        int score = std::min(edit_distance(name, key, 2), 2 * word_distance(name, key));
+        if (!looks_parallel && score > 2) continue;
+        // Ties between candidates go to the fewest character edits, so those are counted in full.
+        int chars = edit_distance(name, key, name.size() + key.size());
+        score = std::min(chars, 2 * word_distance(name, key));
         if (score < best_score || (score == best_score && chars < best_chars)) {
           best_score = score;
           best_chars = chars;
           best = k;
         }
       }
-      bool looks_parallel = name.find("parallel") != std::string::npos;
       if (best_score > 2 && !looks_parallel) continue;
       std::string suggestion;
       if (u.is_flag) {
