@@ -14,19 +14,22 @@
 #include <set>
 
 #include "parsers/tree_sitter_children.h"
+#include "parsers/tree_sitter_fields.h"
 #include "parsers/tree_sitter_languages.h"
 
 namespace parlint {
 namespace {
+
+template <FieldName Name>
+TSNode by_field(TSNode node) {
+  return child_by_field<python_language, Name>(node);
+}
 
 constexpr int kMaxDepth = 200;    // expression and statement nesting followed
 constexpr int kMaxCallDepth = 8;  // recipe functions calling recipe functions
 constexpr std::size_t kMaxSyntaxErrors = 10;
 constexpr std::size_t kMaxStatements = 200'000;  // statements read per file, counting recipe calls followed
 
-struct TsParserDeleter {
-  void operator()(TSParser* p) const { ts_parser_delete(p); }
-};
 struct TsTreeDeleter {
   void operator()(TSTree* t) const { ts_tree_delete(t); }
 };
@@ -114,15 +117,13 @@ class PythonParser {
   PythonParser(std::string_view path, const SourceText& source, ImportGraph& graph, int import_depth = 0)
       : path_(path), source_(source), graph_(graph), import_depth_(import_depth) {
     out_.path = std::string(path);
-    parser_.reset(ts_parser_new());
-    set_parser_language(parser_.get(), python_language(), "python");
   }
 
   // Parses the file and reads its module body, so that its functions can be called from other files.
   void prepare() {
     std::string_view text = source_.text();
-    tree_.reset(
-        ts_parser_parse_string(parser_.get(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+    tree_.reset(ts_parser_parse_string(thread_python_parser(), nullptr, text.data(),
+                                       static_cast<std::uint32_t>(text.size())));
     if (!tree_) return;
     TSNode root = ts_tree_root_node(tree_.get());
     collect_functions(root);
@@ -133,8 +134,8 @@ class PythonParser {
 
   ParsedFile run() {
     std::string_view text = source_.text();
-    tree_.reset(
-        ts_parser_parse_string(parser_.get(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+    tree_.reset(ts_parser_parse_string(thread_python_parser(), nullptr, text.data(),
+                                       static_cast<std::uint32_t>(text.size())));
     if (!tree_) return std::move(out_);
     TSNode root = ts_tree_root_node(tree_.get());
     if (ts_node_has_error(root)) collect_errors(root, 0);
@@ -154,7 +155,7 @@ class PythonParser {
       FactTable table;
       bind_defaults(node, name, scope, table, fctx);
       recipe_name_world_size(node, name, table);
-      TSNode body = ts_node_child_by_field_name(node, "body", 4);
+      TSNode body = by_field<"body">(node);
       if (!ts_node_is_null(body)) walk_block(body, scope, table, fctx, 0, false);
       bool sets = false;
       for (const auto& f : table.facts) sets |= f.origin != Origin::kRecipeName;
@@ -211,9 +212,9 @@ class PythonParser {
 
   void collect_functions(TSNode root) {
     for (TSNode c : NamedChildren(root)) {
-      if (type_of(c) == "decorated_definition") c = ts_node_child_by_field_name(c, "definition", 10);
+      if (type_of(c) == "decorated_definition") c = by_field<"definition">(c);
       if (ts_node_is_null(c) || type_of(c) != "function_definition") continue;
-      TSNode name = ts_node_child_by_field_name(c, "name", 4);
+      TSNode name = by_field<"name">(c);
       if (ts_node_is_null(name)) continue;
       functions_[text(name)] = c;
       function_order_.emplace_back(text(name), c);
@@ -229,7 +230,7 @@ class PythonParser {
   void collect_imports(TSNode root) {
     for (TSNode c : NamedChildren(root)) {
       if (type_of(c) != "import_from_statement") continue;
-      TSNode module = ts_node_child_by_field_name(c, "module_name", 11);
+      TSNode module = by_field<"module_name">(c);
       if (ts_node_is_null(module)) continue;
       std::string spec = text(module);
       NamedChildren children(c);
@@ -238,8 +239,8 @@ class PythonParser {
         if (!field || std::string_view(field) != "name") continue;
         std::string original = text(name), local = original;
         if (type_of(name) == "aliased_import") {
-          original = text(ts_node_child_by_field_name(name, "name", 4));
-          local = text(ts_node_child_by_field_name(name, "alias", 5));
+          original = text(by_field<"name">(name));
+          local = text(by_field<"alias">(name));
         }
         imports_[local] = {spec, original};
       }
@@ -298,15 +299,15 @@ class PythonParser {
   // recursing until the stack overflows (found by fuzz_python).
   void bind_defaults(TSNode fn, const std::string& fname, Scope& scope, FactTable& table,
                      const Context& caller) {
-    TSNode params = ts_node_child_by_field_name(fn, "parameters", 10);
+    TSNode params = by_field<"parameters">(fn);
     if (ts_node_is_null(params)) return;
     for (TSNode p : NamedChildren(params)) {
       std::string_view t = type_of(p);
       TSNode name_node = p, value{};
       bool has_default = false;
       if (t == "default_parameter" || t == "typed_default_parameter") {
-        name_node = ts_node_child_by_field_name(p, "name", 4);
-        value = ts_node_child_by_field_name(p, "value", 5);
+        name_node = by_field<"name">(p);
+        value = by_field<"value">(p);
         has_default = !ts_node_is_null(value);
       } else if (t == "typed_parameter") {
         name_node = ts_node_named_child(p, 0);
@@ -350,7 +351,7 @@ class PythonParser {
     Fact f;
     f.key = Key::kWorldSize;
     f.value = Value::integer(n);
-    f.location = node_location(ts_node_child_by_field_name(fn, "name", 4));
+    f.location = node_location(by_field<"name">(fn));
     f.origin = Origin::kRecipeName;
     f.spelling = "the recipe name " + name;
     table.add(std::move(f), true);
@@ -397,9 +398,9 @@ class PythonParser {
     if (t == "for_statement" || t == "while_statement") {
       Context inner = ctx;
       inner.in_loop = true;
-      TSNode left = ts_node_child_by_field_name(n, "left", 4);
+      TSNode left = by_field<"left">(n);
       if (!ts_node_is_null(left)) assign_target(left, loop_value(), scope, table, inner, depth);
-      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      TSNode body = by_field<"body">(n);
       if (!ts_node_is_null(body)) walk_block(body, scope, table, inner, depth, false);
       return;
     }
@@ -426,8 +427,8 @@ class PythonParser {
   }
 
   void assignment(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth, bool module_level) {
-    TSNode left = ts_node_child_by_field_name(n, "left", 4);
-    TSNode right = ts_node_child_by_field_name(n, "right", 5);
+    TSNode left = by_field<"left">(n);
+    TSNode right = by_field<"right">(n);
     if (ts_node_is_null(left) || ts_node_is_null(right)) return;
     // A module-level config object (BASE = WorkloadConfig(...)) is a job of its own, not module facts.
     FactTable scratch;
@@ -510,8 +511,8 @@ class PythonParser {
 
   void attribute_path(TSNode n, std::vector<std::string>& out) const {
     if (type_of(n) == "attribute") {
-      attribute_path(ts_node_child_by_field_name(n, "object", 6), out);
-      out.push_back(text(ts_node_child_by_field_name(n, "attribute", 9)));
+      attribute_path(by_field<"object">(n), out);
+      out.push_back(text(by_field<"attribute">(n)));
     } else if (type_of(n) == "identifier") {
       out.push_back(text(n));
     } else {
@@ -520,8 +521,7 @@ class PythonParser {
   }
 
   void augmented(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
-    TSNode left = ts_node_child_by_field_name(n, "left", 4),
-           right = ts_node_child_by_field_name(n, "right", 5);
+    TSNode left = by_field<"left">(n), right = by_field<"right">(n);
     if (ts_node_is_null(left) || ts_node_is_null(right)) return;
     std::string op;
     for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i)
@@ -552,19 +552,19 @@ class PythonParser {
     };
     std::vector<Result> results;
     bool has_else = false;
-    TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+    TSNode cond = by_field<"condition">(n);
     if (!ts_node_is_null(cond)) eval(cond, scope, table, ctx, depth);
     auto run_branch = [&](TSNode body) {
       Result r{scope, table};
       if (!ts_node_is_null(body)) walk_block(body, r.scope, r.table, ctx, depth, false);
       results.push_back(std::move(r));
     };
-    run_branch(ts_node_child_by_field_name(n, "consequence", 11));
+    run_branch(by_field<"consequence">(n));
     for (TSNode c : NamedChildren(n)) {
-      if (type_of(c) == "elif_clause") run_branch(ts_node_child_by_field_name(c, "consequence", 11));
+      if (type_of(c) == "elif_clause") run_branch(by_field<"consequence">(c));
       if (type_of(c) == "else_clause") {
         has_else = true;
-        run_branch(ts_node_child_by_field_name(c, "body", 4));
+        run_branch(by_field<"body">(c));
       }
     }
     if (!has_else) results.push_back({scope, table});
@@ -711,13 +711,13 @@ class PythonParser {
       return known(Value::unknown(text(n) + " is not known statically (imported or defined elsewhere)"));
     }
     if (t == "binary_operator") {
-      PyVal a = eval(ts_node_child_by_field_name(n, "left", 4), scope, table, ctx, depth + 1);
-      PyVal b = eval(ts_node_child_by_field_name(n, "right", 5), scope, table, ctx, depth + 1);
-      TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+      PyVal a = eval(by_field<"left">(n), scope, table, ctx, depth + 1);
+      PyVal b = eval(by_field<"right">(n), scope, table, ctx, depth + 1);
+      TSNode op = by_field<"operator">(n);
       return arithmetic(a, ts_node_is_null(op) ? "" : type_of(op), b);
     }
     if (t == "unary_operator") {
-      TSNode arg = ts_node_child_by_field_name(n, "argument", 8);
+      TSNode arg = by_field<"argument">(n);
       PyVal a = eval(arg, scope, table, ctx, depth + 1);
       if (auto v = a.value.as_int(); v && text(n).starts_with("-"))
         a.value = Value::integer(-*v);
@@ -777,8 +777,7 @@ class PythonParser {
     auto facts = std::make_shared<std::vector<Fact>>();
     for (TSNode pair : NamedChildren(n)) {
       if (type_of(pair) != "pair") continue;
-      TSNode k = ts_node_child_by_field_name(pair, "key", 3),
-             v = ts_node_child_by_field_name(pair, "value", 5);
+      TSNode k = by_field<"key">(pair), v = by_field<"value">(pair);
       if (ts_node_is_null(k) || ts_node_is_null(v) || type_of(k) != "string") continue;
       PyVal key = string_value(k);
       if (key.value.kind() != Value::Kind::kString) continue;
@@ -797,8 +796,8 @@ class PythonParser {
   }
 
   PyVal call(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
-    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
-    TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+    TSNode fn = by_field<"function">(n);
+    TSNode args = by_field<"arguments">(n);
     std::string fname = ts_node_is_null(fn) ? "" : text(fn);
     std::string last = fname.substr(fname.rfind('.') == std::string::npos ? 0 : fname.rfind('.') + 1);
 
@@ -816,8 +815,7 @@ class PythonParser {
       for (TSNode a : NamedChildren(args)) {
         std::string_view at = type_of(a);
         if (at == "keyword_argument") {
-          TSNode name = ts_node_child_by_field_name(a, "name", 4),
-                 value = ts_node_child_by_field_name(a, "value", 5);
+          TSNode name = by_field<"name">(a), value = by_field<"value">(a);
           if (!ts_node_is_null(name) && !ts_node_is_null(value)) keywords.emplace_back(text(name), value);
         } else if (at == "dictionary_splat") {
           splats.push_back(ts_node_named_child(a, 0));
@@ -952,11 +950,11 @@ class PythonParser {
     FactTable inner;
     bind_defaults(fn, fname, callee, inner, ctx);
     // Bind the caller's arguments over the defaults.
-    TSNode params = ts_node_child_by_field_name(fn, "parameters", 10);
+    TSNode params = by_field<"parameters">(fn);
     std::vector<std::string> names;
     for (std::uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); ++i) {
       TSNode p = ts_node_named_child(params, i);
-      TSNode nm = type_of(p) == "identifier" ? p : ts_node_child_by_field_name(p, "name", 4);
+      TSNode nm = type_of(p) == "identifier" ? p : by_field<"name">(p);
       if (type_of(p) == "typed_parameter") nm = ts_node_named_child(p, 0);
       names.push_back(ts_node_is_null(nm) ? "" : text(nm));
     }
@@ -982,7 +980,7 @@ class PythonParser {
     c.in_loop = false;
     PyVal saved = return_value_;
     return_value_ = PyVal{};
-    TSNode body = ts_node_child_by_field_name(fn, "body", 4);
+    TSNode body = by_field<"body">(fn);
     if (!ts_node_is_null(body)) walk_block(body, callee, inner, c, depth + 1, false);
     PyVal returned = return_value_;
     return_value_ = saved;
@@ -1002,7 +1000,6 @@ class PythonParser {
   std::string path_;  // owned: imported modules outlive the strings their paths were built from
   const SourceText& source_;
   ParsedFile out_;
-  std::unique_ptr<TSParser, TsParserDeleter> parser_;
   std::unique_ptr<TSTree, TsTreeDeleter> tree_;
   std::map<std::string, TSNode> functions_;
   std::vector<std::pair<std::string, TSNode>> function_order_;  // in definition order

@@ -16,19 +16,22 @@
 #include "parsers/slurm_options.h"
 #include "parsers/training_args.h"
 #include "parsers/tree_sitter_children.h"
+#include "parsers/tree_sitter_fields.h"
 #include "parsers/tree_sitter_languages.h"
 
 namespace parlint {
 namespace {
+
+template <FieldName Name>
+TSNode by_field(TSNode node) {
+  return child_by_field<bash_language, Name>(node);
+}
 
 constexpr int kMaxNesting = 8;      // strings re-parsed as shell, sourced files
 constexpr int kMaxTreeDepth = 400;  // syntax-tree levels walked (deeper input is reported, not walked)
 constexpr std::size_t kMaxSourcedFileSize = 16u << 20;
 constexpr std::size_t kMaxSyntaxErrors = 10;
 
-struct TsParserDeleter {
-  void operator()(TSParser* p) const { ts_parser_delete(p); }
-};
 struct TsTreeDeleter {
   void operator()(TSTree* t) const { ts_tree_delete(t); }
 };
@@ -139,8 +142,6 @@ class ShellParser {
   ShellParser(std::string_view path, const SourceText& main) {
     files_.push_back({std::string(path), &main, nullptr});
     out_.path = std::string(path);
-    parser_.reset(ts_parser_new());
-    set_parser_language(parser_.get(), bash_language(), "bash");
   }
 
   ParsedFile run() {
@@ -215,7 +216,7 @@ class ShellParser {
 
   void parse_and_walk(const Source& src, Env& env, Context& ctx, bool read_directives, bool report_errors) {
     std::unique_ptr<TSTree, TsTreeDeleter> tree(ts_parser_parse_string(
-        parser_.get(), nullptr, src.text.data(), static_cast<std::uint32_t>(src.text.size())));
+        thread_bash_parser(), nullptr, src.text.data(), static_cast<std::uint32_t>(src.text.size())));
     if (!tree) return;
     TSNode root = ts_tree_root_node(tree.get());
     if (report_errors && ts_node_has_error(root)) collect_errors(root, src, 0);
@@ -320,18 +321,18 @@ class ShellParser {
     if (type == "for_statement" || type == "c_style_for_statement" || type == "while_statement" ||
         type == "until_statement") {
       if (type == "for_statement") {
-        TSNode var = ts_node_child_by_field_name(n, "variable", 8);
+        TSNode var = by_field<"variable">(n);
         if (!ts_node_is_null(var))
           set_unknown(env, text_of(var, src), "a loop variable with several values", node_location(var, src));
       }
       Context inner = ctx;
       inner.in_loop = true;
-      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      TSNode body = by_field<"body">(n);
       if (!ts_node_is_null(body)) walk(body, src, env, inner, depth + 1);
       return;
     }
     if (type == "function_definition") {
-      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      TSNode body = by_field<"body">(n);
       Env local = env;
       Context inner = ctx;
       if (!ts_node_is_null(body)) walk(body, src, local, inner, depth + 1);
@@ -387,7 +388,7 @@ class ShellParser {
         walk(c, src, then_env, ctx, depth + 1);
       } else if (ct == "case_item") {
         Env branch = env;
-        TSNode value = ts_node_child_by_field_name(c, "value", 5);
+        TSNode value = by_field<"value">(c);
         if (!ts_node_is_null(value) && text_of(value, src) == "*") has_default = true;
         walk_clause(c, src, branch, ctx, depth);
         results.push_back(std::move(branch));
@@ -440,7 +441,7 @@ class ShellParser {
 
   void redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
     Redirects r;
-    TSNode body = ts_node_child_by_field_name(n, "body", 4);
+    TSNode body = by_field<"body">(n);
     for (TSNode c : NamedChildren(n)) {
       std::string_view ct = node_type(c);
       if (ct == "heredoc_redirect") r.heredoc = heredoc_text(c, src, env, ctx);
@@ -505,8 +506,8 @@ class ShellParser {
   }
 
   void assign(TSNode n, const Source& src, Env& env, Context& ctx, bool exported, bool declared) {
-    TSNode name_node = ts_node_child_by_field_name(n, "name", 4);
-    TSNode value = ts_node_child_by_field_name(n, "value", 5);
+    TSNode name_node = by_field<"name">(n);
+    TSNode value = by_field<"value">(n);
     if (ts_node_is_null(name_node)) return;
     std::string name = text_of(name_node, src);
     if (node_type(name_node) == "subscript") return;  // A[3]=x: element updates are not tracked
@@ -786,7 +787,7 @@ class ShellParser {
   bool is_all_elements(TSNode expansion, const Source& src) const {
     for (TSNode c : NamedChildren(expansion)) {
       if (node_type(c) != "subscript") continue;
-      TSNode index = ts_node_child_by_field_name(c, "index", 5);
+      TSNode index = by_field<"index">(c);
       if (ts_node_is_null(index)) return false;
       std::string idx = text_of(index, src);
       return idx == "@" || idx == "*";
@@ -797,7 +798,7 @@ class ShellParser {
   const Var* lookup_var(TSNode expansion, const Source& src, Env& env) const {
     for (TSNode c : NamedChildren(expansion)) {
       if (node_type(c) == "subscript") {
-        TSNode name = ts_node_child_by_field_name(c, "name", 4);
+        TSNode name = by_field<"name">(c);
         if (ts_node_is_null(name)) return nullptr;
         return env.find(text_of(name, src));
       }
@@ -829,7 +830,7 @@ class ShellParser {
       if (ct == "variable_name" || ct == "special_variable_name") {
         if (name.empty()) name = text_of(c, src);
       } else if (ct == "subscript") {
-        TSNode nm = ts_node_child_by_field_name(c, "name", 4);
+        TSNode nm = by_field<"name">(c);
         if (!ts_node_is_null(nm)) name = text_of(nm, src);
         subscript = true;
       } else if (ct == "#" && name.empty()) {
@@ -985,8 +986,8 @@ class ShellParser {
       return std::nullopt;
     }
     if (type == "binary_expression") {
-      TSNode l = ts_node_child_by_field_name(n, "left", 4), r = ts_node_child_by_field_name(n, "right", 5);
-      TSNode o = ts_node_child_by_field_name(n, "operator", 8);
+      TSNode l = by_field<"left">(n), r = by_field<"right">(n);
+      TSNode o = by_field<"operator">(n);
       if (ts_node_is_null(l) || ts_node_is_null(r) || ts_node_is_null(o)) return std::nullopt;
       auto a = arith(l, src, env, ctx, meta, reason, depth + 1);
       auto b = arith(r, src, env, ctx, meta, reason, depth + 1);
@@ -1020,15 +1021,15 @@ class ShellParser {
     }
     bool product = in_product;
     if (type == "binary_expression") {
-      TSNode o = ts_node_child_by_field_name(n, "operator", 8);
+      TSNode o = by_field<"operator">(n);
       std::string_view op = ts_node_is_null(o) ? "" : node_type(o);
       product = op == "*" || ((op == "/" || op == "%") && in_product);
       if (op == "*" || op == "/") {
         // In a/b only the numerator multiplies: NODES=$(( TP*PP*EP / 8 )).
-        TSNode l = ts_node_child_by_field_name(n, "left", 4);
+        TSNode l = by_field<"left">(n);
         if (!ts_node_is_null(l)) collect_product_vars(l, src, vars, true, depth + 1);
         if (op == "*") {
-          TSNode r = ts_node_child_by_field_name(n, "right", 5);
+          TSNode r = by_field<"right">(n);
           if (!ts_node_is_null(r)) collect_product_vars(r, src, vars, true, depth + 1);
         }
         return;
@@ -1068,7 +1069,7 @@ class ShellParser {
       if (ct == "variable_assignment") {
         Env tmp = env;
         assign(c, src, tmp, ctx, true, false);
-        TSNode nm = ts_node_child_by_field_name(c, "name", 4);
+        TSNode nm = by_field<"name">(c);
         if (!ts_node_is_null(nm)) {
           if (const auto* assigned = tmp.slot(text_of(nm, src))) overlay.share(text_of(nm, src), *assigned);
         }
@@ -1260,7 +1261,7 @@ class ShellParser {
       ++inner.nesting;
       inner.source_stack.push_back(key);
       std::unique_ptr<TSTree, TsTreeDeleter> tree(ts_parser_parse_string(
-          parser_.get(), nullptr, s.text.data(), static_cast<std::uint32_t>(s.text.size())));
+          thread_bash_parser(), nullptr, s.text.data(), static_cast<std::uint32_t>(s.text.size())));
       if (tree) walk_children(ts_tree_root_node(tree.get()), s, env, inner, 0);  // assignments flow back
       ctx.all_export = inner.all_export;
       return;
@@ -1506,7 +1507,6 @@ class ShellParser {
 
   std::vector<File> files_;
   ParsedFile out_;
-  std::unique_ptr<TSParser, TsParserDeleter> parser_;
   bool deep_reported_ = false;
   int expansion_depth_ = 0;
 };

@@ -14,4 +14,10 @@ const TSLanguage* bash_language();
 // the grammar and both versions instead of silently parsing nothing.
 void set_parser_language(TSParser* parser, const TSLanguage* language, const char* grammar_name);
 
+// This thread's parser for a grammar, reused for every file the thread reads: a parser keeps its
+// stack and lexer buffers between parses. A parse is synchronous, so nested readers (a sourced file,
+// an imported module) can share it; the trees it returns are independent of it.
+TSParser* thread_python_parser();
+TSParser* thread_bash_parser();
+
 }  // namespace parlint
