@@ -1,12 +1,9 @@
 #include "lint/model_table.h"
 
-#include <yaml-cpp/yaml.h>
+#include "lint/builtin_tables.h"
 
 #include <algorithm>
 #include <cctype>
-
-extern const std::string_view kModelsYaml;
-extern const std::string_view kRecipesYaml;
 
 namespace parlint {
 namespace {
@@ -16,91 +13,6 @@ std::string normalize(std::string_view s) {
   for (char c : s) {
     char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     out += (l == '_') ? '-' : l;
-  }
-  return out;
-}
-
-std::int64_t get(const YAML::Node& n, const char* key, std::int64_t def = 0) {
-  return n[key] ? n[key].as<std::int64_t>() : def;
-}
-
-std::optional<std::int64_t> opt(const YAML::Node& n, const char* key) {
-  if (!n[key]) return std::nullopt;
-  return n[key].as<std::int64_t>();
-}
-
-std::optional<bool> opt_bool(const YAML::Node& n, const char* key) {
-  if (!n[key]) return std::nullopt;
-  return n[key].as<bool>();
-}
-
-std::vector<ModelInfo> load_models() {
-  std::vector<ModelInfo> out;
-  YAML::Node root = YAML::Load(std::string(kModelsYaml));
-  for (const auto& kv : root["models"]) {
-    const YAML::Node& n = kv.second;
-    ModelInfo m;
-    m.key = kv.first.as<std::string>();
-    m.name = n["name"].as<std::string>();
-    m.source = n["source"].as<std::string>();
-    if (n["hf"])
-      for (const auto& h : n["hf"]) m.hf.push_back(h.as<std::string>());
-    m.layers = get(n, "layers");
-    m.hidden = get(n, "hidden");
-    m.ffn = get(n, "ffn");
-    m.heads = get(n, "heads");
-    m.groups = get(n, "groups", m.heads);
-    m.kv_channels = get(n, "kv_channels");
-    m.vocab = get(n, "vocab");
-    m.seq = get(n, "seq");
-    m.gated = n["gated"] ? n["gated"].as<bool>() : true;
-    m.tied = n["tied"] ? n["tied"].as<bool>() : false;
-    m.experts = get(n, "experts");
-    m.topk = get(n, "topk");
-    m.moe_ffn = get(n, "moe_ffn");
-    m.shared = get(n, "shared");
-    m.dense_layers = get(n, "dense_layers");
-    m.moe_every = get(n, "moe_every", 1);
-    if (n["mla"]) {
-      m.mla = true;
-      m.q_lora = get(n["mla"], "q_lora");
-      m.kv_lora = get(n["mla"], "kv_lora");
-      m.qk_nope = get(n["mla"], "qk_nope");
-      m.qk_rope = get(n["mla"], "qk_rope");
-      m.v_head = get(n["mla"], "v_head");
-    }
-    m.params_b = n["params_b"].as<double>();
-    m.active_b = n["active_b"].as<double>();
-    out.push_back(std::move(m));
-  }
-  return out;
-}
-
-std::vector<RecipeInfo> load_recipes() {
-  std::vector<RecipeInfo> out;
-  YAML::Node root = YAML::Load(std::string(kRecipesYaml));
-  for (const auto& n : root["recipes"]) {
-    RecipeInfo r;
-    if (n["alias"]) r.alias = n["alias"].as<std::string>();
-    r.function = n["function"].as<std::string>();
-    r.model = n["model"].as<std::string>();
-    r.tp = opt(n, "tp");
-    r.pp = opt(n, "pp");
-    r.vpp = opt(n, "vpp");
-    r.cp = opt(n, "cp");
-    r.ep = opt(n, "ep");
-    r.etp = opt(n, "etp");
-    r.seq = opt(n, "seq");
-    r.gbs = opt(n, "gbs");
-    r.mbs = opt(n, "mbs");
-    r.first_stage = opt(n, "first_stage");
-    r.last_stage = opt(n, "last_stage");
-    r.sp = opt_bool(n, "sp");
-    r.account_for_embedding = opt_bool(n, "account_for_embedding");
-    r.account_for_loss = opt_bool(n, "account_for_loss");
-    if (n["layout"]) r.layout = n["layout"].as<std::string>();
-    if (n["cp_comm_type"]) r.cp_comm_type = n["cp_comm_type"].as<std::string>();
-    out.push_back(std::move(r));
   }
   return out;
 }
@@ -124,12 +36,12 @@ std::int64_t ModelInfo::moe_layers() const {
 }
 
 const std::vector<ModelInfo>& builtin_models() {
-  static const std::vector<ModelInfo> models = load_models();
+  static const std::vector<ModelInfo> models = generated_models();
   return models;
 }
 
 const std::vector<RecipeInfo>& builtin_recipes() {
-  static const std::vector<RecipeInfo> recipes = load_recipes();
+  static const std::vector<RecipeInfo> recipes = generated_recipes();
   return recipes;
 }
 

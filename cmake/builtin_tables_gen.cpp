@@ -1,0 +1,298 @@
+// Build-time generator: reads rules/data/{clusters,models,recipes}.yaml and writes them as C++ code that
+// builds the tables directly, so that no run of parlint parses YAML before it can lint (parsing the
+// cluster table alone was a quarter of linting one script). A malformed table fails the build here,
+// with the file and the entry, instead of failing every run.
+//
+//   parlint_tablegen CLUSTERS.yaml MODELS.yaml RECIPES.yaml OUTPUT.cpp
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lint/cluster_profile.h"
+#include "lint/model_table.h"
+
+namespace {
+
+using parlint::ClusterProfile;
+using parlint::ModelInfo;
+using parlint::RecipeInfo;
+
+// ---- reading ---------------------------------------------------------------------------------------
+
+std::int64_t get(const YAML::Node& n, const char* key, std::int64_t def = 0) {
+  return n[key] ? n[key].as<std::int64_t>() : def;
+}
+
+std::optional<std::int64_t> opt(const YAML::Node& n, const char* key) {
+  if (!n[key]) return std::nullopt;
+  return n[key].as<std::int64_t>();
+}
+
+std::optional<bool> opt_bool(const YAML::Node& n, const char* key) {
+  if (!n[key]) return std::nullopt;
+  return n[key].as<bool>();
+}
+
+std::vector<ClusterProfile> read_clusters(const YAML::Node& root, std::size_t& default_index) {
+  std::vector<ClusterProfile> out;
+  std::string def = root["default"].as<std::string>();
+  bool found = false;
+  for (const auto& kv : root["profiles"]) {
+    ClusterProfile c;
+    c.name = kv.first.as<std::string>();
+    c.gpus_per_node = kv.second["gpus_per_node"].as<int>();
+    c.nvlink_domain = kv.second["nvlink_domain"].as<int>();
+    c.gpu_memory_gib = kv.second["gpu_memory_gib"].as<double>();
+    c.interconnect = kv.second["interconnect"].as<std::string>();
+    c.gpu = kv.second["gpu"].as<std::string>();
+    if (c.name == def) {
+      default_index = out.size();
+      found = true;
+    }
+    out.push_back(std::move(c));
+  }
+  if (out.empty()) throw std::runtime_error("no cluster profiles");
+  if (!found) throw std::runtime_error("the default profile " + def + " is not in the table");
+  return out;
+}
+
+std::vector<ModelInfo> read_models(const YAML::Node& root) {
+  std::vector<ModelInfo> out;
+  for (const auto& kv : root["models"]) {
+    const YAML::Node& n = kv.second;
+    ModelInfo m;
+    m.key = kv.first.as<std::string>();
+    m.name = n["name"].as<std::string>();
+    m.source = n["source"].as<std::string>();
+    if (n["hf"])
+      for (const auto& h : n["hf"]) m.hf.push_back(h.as<std::string>());
+    m.layers = get(n, "layers");
+    m.hidden = get(n, "hidden");
+    m.ffn = get(n, "ffn");
+    m.heads = get(n, "heads");
+    m.groups = get(n, "groups", m.heads);
+    m.kv_channels = get(n, "kv_channels");
+    m.vocab = get(n, "vocab");
+    m.seq = get(n, "seq");
+    m.gated = n["gated"] ? n["gated"].as<bool>() : true;
+    m.tied = n["tied"] ? n["tied"].as<bool>() : false;
+    m.experts = get(n, "experts");
+    m.topk = get(n, "topk");
+    m.moe_ffn = get(n, "moe_ffn");
+    m.shared = get(n, "shared");
+    m.dense_layers = get(n, "dense_layers");
+    m.moe_every = get(n, "moe_every", 1);
+    if (n["mla"]) {
+      m.mla = true;
+      m.q_lora = get(n["mla"], "q_lora");
+      m.kv_lora = get(n["mla"], "kv_lora");
+      m.qk_nope = get(n["mla"], "qk_nope");
+      m.qk_rope = get(n["mla"], "qk_rope");
+      m.v_head = get(n["mla"], "v_head");
+    }
+    m.params_b = n["params_b"].as<double>();
+    m.active_b = n["active_b"].as<double>();
+    if (m.layers <= 0 || m.hidden <= 0 || m.heads <= 0)
+      throw std::runtime_error("model " + m.key + ": layers, hidden and heads must be positive");
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<RecipeInfo> read_recipes(const YAML::Node& root, const std::vector<ModelInfo>& models) {
+  std::vector<RecipeInfo> out;
+  for (const auto& n : root["recipes"]) {
+    RecipeInfo r;
+    if (n["alias"]) r.alias = n["alias"].as<std::string>();
+    r.function = n["function"].as<std::string>();
+    r.model = n["model"].as<std::string>();
+    r.tp = opt(n, "tp");
+    r.pp = opt(n, "pp");
+    r.vpp = opt(n, "vpp");
+    r.cp = opt(n, "cp");
+    r.ep = opt(n, "ep");
+    r.etp = opt(n, "etp");
+    r.seq = opt(n, "seq");
+    r.gbs = opt(n, "gbs");
+    r.mbs = opt(n, "mbs");
+    r.first_stage = opt(n, "first_stage");
+    r.last_stage = opt(n, "last_stage");
+    r.sp = opt_bool(n, "sp");
+    r.account_for_embedding = opt_bool(n, "account_for_embedding");
+    r.account_for_loss = opt_bool(n, "account_for_loss");
+    if (n["layout"]) r.layout = n["layout"].as<std::string>();
+    if (n["cp_comm_type"]) r.cp_comm_type = n["cp_comm_type"].as<std::string>();
+    bool known = false;
+    for (const auto& m : models) known = known || m.key == r.model;
+    if (!known)
+      throw std::runtime_error("recipe " + r.function + ": model " + r.model + " is not in the table");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// ---- writing ---------------------------------------------------------------------------------------
+
+// A C++ string literal; octal escapes (at most three digits) cannot run into the next character.
+std::string literal(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string number(double d) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+std::string optional_int(const std::optional<std::int64_t>& v) {
+  return v ? std::to_string(*v) : "std::nullopt";
+}
+
+std::string optional_bool(const std::optional<bool>& v) {
+  return v ? (*v ? "true" : "false") : "std::nullopt";
+}
+
+void write_clusters(std::ostream& o, const std::vector<ClusterProfile>& list, std::size_t default_index) {
+  o << "BuiltinClusterProfiles generated_cluster_profiles() {\n  BuiltinClusterProfiles t;\n"
+    << "  t.default_index = " << default_index << ";\n";
+  for (const auto& c : list) {
+    o << "  {\n    ClusterProfile c;\n"
+      << "    c.name = " << literal(c.name) << ";\n"
+      << "    c.gpus_per_node = " << c.gpus_per_node << ";\n"
+      << "    c.nvlink_domain = " << c.nvlink_domain << ";\n"
+      << "    c.gpu_memory_gib = " << number(c.gpu_memory_gib) << ";\n"
+      << "    c.interconnect = " << literal(c.interconnect) << ";\n"
+      << "    c.gpu = " << literal(c.gpu) << ";\n"
+      << "    t.list.push_back(std::move(c));\n  }\n";
+  }
+  o << "  return t;\n}\n\n";
+}
+
+void write_models(std::ostream& o, const std::vector<ModelInfo>& models) {
+  o << "std::vector<ModelInfo> generated_models() {\n  std::vector<ModelInfo> v;\n"
+    << "  v.reserve(" << models.size() << ");\n";
+  for (const auto& m : models) {
+    o << "  {\n    ModelInfo m;\n"
+      << "    m.key = " << literal(m.key) << ";\n"
+      << "    m.name = " << literal(m.name) << ";\n"
+      << "    m.source = " << literal(m.source) << ";\n";
+    for (const auto& h : m.hf) o << "    m.hf.push_back(" << literal(h) << ");\n";
+    o << "    m.layers = " << m.layers << ";\n"
+      << "    m.hidden = " << m.hidden << ";\n"
+      << "    m.ffn = " << m.ffn << ";\n"
+      << "    m.heads = " << m.heads << ";\n"
+      << "    m.groups = " << m.groups << ";\n"
+      << "    m.kv_channels = " << m.kv_channels << ";\n"
+      << "    m.vocab = " << m.vocab << ";\n"
+      << "    m.seq = " << m.seq << ";\n"
+      << "    m.gated = " << (m.gated ? "true" : "false") << ";\n"
+      << "    m.tied = " << (m.tied ? "true" : "false") << ";\n"
+      << "    m.experts = " << m.experts << ";\n"
+      << "    m.topk = " << m.topk << ";\n"
+      << "    m.moe_ffn = " << m.moe_ffn << ";\n"
+      << "    m.shared = " << m.shared << ";\n"
+      << "    m.dense_layers = " << m.dense_layers << ";\n"
+      << "    m.moe_every = " << m.moe_every << ";\n"
+      << "    m.mla = " << (m.mla ? "true" : "false") << ";\n"
+      << "    m.q_lora = " << m.q_lora << ";\n"
+      << "    m.kv_lora = " << m.kv_lora << ";\n"
+      << "    m.qk_nope = " << m.qk_nope << ";\n"
+      << "    m.qk_rope = " << m.qk_rope << ";\n"
+      << "    m.v_head = " << m.v_head << ";\n"
+      << "    m.params_b = " << number(m.params_b) << ";\n"
+      << "    m.active_b = " << number(m.active_b) << ";\n"
+      << "    v.push_back(std::move(m));\n  }\n";
+  }
+  o << "  return v;\n}\n\n";
+}
+
+void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
+  o << "std::vector<RecipeInfo> generated_recipes() {\n  std::vector<RecipeInfo> v;\n"
+    << "  v.reserve(" << recipes.size() << ");\n";
+  for (const auto& r : recipes) {
+    o << "  {\n    RecipeInfo r;\n"
+      << "    r.alias = " << literal(r.alias) << ";\n"
+      << "    r.function = " << literal(r.function) << ";\n"
+      << "    r.model = " << literal(r.model) << ";\n"
+      << "    r.tp = " << optional_int(r.tp) << ";\n"
+      << "    r.pp = " << optional_int(r.pp) << ";\n"
+      << "    r.vpp = " << optional_int(r.vpp) << ";\n"
+      << "    r.cp = " << optional_int(r.cp) << ";\n"
+      << "    r.ep = " << optional_int(r.ep) << ";\n"
+      << "    r.etp = " << optional_int(r.etp) << ";\n"
+      << "    r.seq = " << optional_int(r.seq) << ";\n"
+      << "    r.gbs = " << optional_int(r.gbs) << ";\n"
+      << "    r.mbs = " << optional_int(r.mbs) << ";\n"
+      << "    r.first_stage = " << optional_int(r.first_stage) << ";\n"
+      << "    r.last_stage = " << optional_int(r.last_stage) << ";\n"
+      << "    r.sp = " << optional_bool(r.sp) << ";\n"
+      << "    r.account_for_embedding = " << optional_bool(r.account_for_embedding) << ";\n"
+      << "    r.account_for_loss = " << optional_bool(r.account_for_loss) << ";\n"
+      << "    r.layout = " << literal(r.layout) << ";\n"
+      << "    r.cp_comm_type = " << literal(r.cp_comm_type) << ";\n"
+      << "    v.push_back(std::move(r));\n  }\n";
+  }
+  o << "  return v;\n}\n";
+}
+
+YAML::Node load(const char* path) {
+  try {
+    return YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error(std::string(path) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s CLUSTERS.yaml MODELS.yaml RECIPES.yaml OUTPUT.cpp\n", argv[0]);
+    return 2;
+  }
+  std::ostringstream code;
+  const char* reading = argv[1];
+  try {
+    std::size_t default_index = 0;
+    auto clusters = read_clusters(load(argv[1]), default_index);
+    reading = argv[2];
+    auto models = read_models(load(argv[2]));
+    reading = argv[3];
+    auto recipes = read_recipes(load(argv[3]), models);
+    code << "// Generated by cmake/builtin_tables_gen.cpp from rules/data/*.yaml; do not edit.\n"
+         << "#include \"lint/builtin_tables.h\"\n\nnamespace parlint {\n\n";
+    write_clusters(code, clusters, default_index);
+    write_models(code, models);
+    write_recipes(code, recipes);
+    code << "\n}  // namespace parlint\n";
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "parlint_tablegen: %s: %s\n", reading, e.what());
+    return 1;
+  }
+  std::ofstream out(argv[4], std::ios::binary);
+  out << code.str();
+  if (!out.flush()) {
+    std::fprintf(stderr, "parlint_tablegen: cannot write %s\n", argv[4]);
+    return 1;
+  }
+  return 0;
+}
