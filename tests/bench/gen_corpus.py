@@ -2,7 +2,9 @@
 SLURM sbatch scripts (#SBATCH headers, ${X:-default} variables, Megatron-LM flag arrays with comments,
 `\\` continuations, commands built in strings and run with bash -c, heredocs, srun + torchrun), YAML
 configs (NeMo 1 trainer/model trees, Megatron-Bridge dumps, OmegaConf ${...} interpolation, anchors) and
-Python recipes (Megatron-Bridge / NeMo 2 recipe functions with attribute assignments). Sizes 2-20 KB,
+Python recipes (Megatron-Bridge / NeMo 2 recipe functions with attribute assignments). Scripts carry the
+set-up code real ones do (exports, checks, loops, functions, case, command substitutions), not padding
+comments, which would flatter every tool that skips comments. Sizes 2-20 KB,
 deterministic for a seed. A third of the files carry a parallelism mistake.
 
     python3 tests/bench/gen_corpus.py OUT_DIR [--files 2000] [--seed 1]
@@ -36,11 +38,45 @@ def layout(r, mistake):
     return tp, pp, cp, nodes
 
 
-def pad_comments(r, lines, target_bytes, prefix="#"):
-    words = ("checkpoint resume data blend tokenizer warmup schedule profile nccl ib hca timeout retry "
-             "scratch lustre container image mounts seed offset shard").split()
+def shell_block(r, k):
+    """One piece of the set-up code real launch scripts carry around the training command."""
+    words = ("checkpoint resume data blend tokenizer warmup profile nccl scratch container mounts seed").split()
+    name = f"{r.choice(words)}_{k}"
+    pick = r.randrange(11)
+    if pick == 0:
+        return [f"export NCCL_{r.choice(['IB_TIMEOUT', 'SOCKET_IFNAME', 'DEBUG', 'NVLS_ENABLE'])}_{k}="
+                f"{r.choice(['22', 'ib0', 'WARN', '0'])}"]
+    if pick == 1:
+        return [f'if [[ -z "${{{name.upper()}:-}}" ]]; then',
+                f'  echo "{name.upper()} is not set; using the default" >&2',
+                f'  {name.upper()}="/lustre/fsw/{name}"', "fi"]
+    if pick == 2:
+        return [f'mkdir -p "${{CKPT_DIR}}/{name}" "${{LOG_DIR:-logs}}/{name}"']
+    if pick == 3:
+        return [f"for shard in $(seq 0 {r.randint(3, 64)}); do",
+                f'  DATA_{k}+=("{r.random():.3f}" "/lustre/data/{name}/shard_${{shard}}_text_document")', "done"]
+    if pick == 4:
+        return [f"setup_{name}() {{", '  local dir="$1"', '  [[ -d "$dir" ]] || mkdir -p "$dir"',
+                '  echo "[$(date +%F_%T)] prepared $dir"', "}", f'setup_{name} "${{CKPT_DIR}}/{name}"']
+    if pick == 5:
+        return [f'HEAD_{k}=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)']
+    if pick == 6:
+        return [f'case "${{CLUSTER:-eos}}" in', f"  eos) PARTITION_{k}=batch ;;",
+                f"  draco*) PARTITION_{k}=batch_block1 ;;", f"  *) PARTITION_{k}=debug ;;", "esac"]
+    if pick == 7:
+        return [f'echo "job ${{SLURM_JOB_ID:-local}} step {k}: TP=$TP PP=$PP CP=$CP" | tee -a "logs/{name}.txt"']
+    if pick == 8:
+        return [f"GPUS_{k}=$(( SLURM_NNODES * 8 ))"]
+    if pick == 9:
+        return [f'CONTAINER_MOUNTS_{k}="/lustre/fsw:/lustre/fsw,${{HOME}}/{name}:/workspace/{name}"']
+    return ["# " + " ".join(r.choice(words) for _ in range(r.randint(6, 14)))]
+
+
+def pad_code(r, lines, target_bytes):
+    k = 0
     while sum(len(l) + 1 for l in lines) < target_bytes:
-        lines.append(f"{prefix} " + " ".join(r.choice(words) for _ in range(r.randint(6, 14))))
+        k += 1
+        lines += shell_block(r, k)
 
 
 def sbatch(r, i, mistake):
@@ -55,7 +91,7 @@ def sbatch(r, i, mistake):
            f"TP=${{TP:-{tp}}}", f"PP=${{PP:-{pp}}}", f"CP=${{CP:-{cp}}}", f"SEQ_LEN=${{SEQ_LEN:-{seq}}}",
            "MBS=1", f"GBS={r.choice([256, 512, 1024])}", 'CKPT_DIR=${CKPT_DIR:-/lustre/ckpt/$SLURM_JOB_NAME}', ""]
     body = []
-    pad_comments(r, body, r.randint(1500, 12000))
+    pad_code(r, body, r.randint(1500, 12000))
     out += body
     model = [f"--num-layers {layers}", f"--hidden-size {hidden}", f"--ffn-hidden-size {ffn}",
              f"--num-attention-heads {heads}", "--group-query-attention", f"--num-query-groups {groups}",
