@@ -56,9 +56,6 @@ struct Var {
   Location assigned_at;
   std::string assigned_text;
 };
-// Shell variables by name. Branches, functions and subshells work on copies of the whole set, so a
-// copy shares each variable and a variable is cloned only when a copy changes it (copy-on-write):
-// copying an Env costs the names, never the (possibly long, byte-origin-carrying) values.
 // The shell variables in scope. Every if/case branch, subshell and function body starts from a copy,
 // so copies must be cheap: a copy freezes the changes made so far into an immutable layer that both
 // share, and each side records its own changes on top. Copying whole maps instead made a script with many
@@ -85,6 +82,7 @@ class Env {
   // A variable to change in place (created empty when missing). A value this copy shares with others
   // (a frozen layer, another copy) is copied first.
   Var& edit(const std::string& name) {
+    if (!changes_.contains(name)) thaw();
     auto it = changes_.find(name);
     if (it != changes_.end() && it->second) {
       if (it->second.use_count() > 1) it->second = std::make_shared<Var>(*it->second);
@@ -129,6 +127,23 @@ class Env {
     for (const Layer* l = frozen_.get(); l; l = l->parent.get())
       if (auto it = l->vars.find(name); it != l->vars.end()) return it->second ? &it->second : nullptr;
     return nullptr;
+  }
+
+  // Takes back the layers no other copy shares any more: once an if's branches are merged and gone, the
+  // variables frozen for them belong to this copy alone and can change in place again (an array appended
+  // to after every if would otherwise be copied, and its old versions kept, each time).
+  void thaw() {
+    while (frozen_ && frozen_.use_count() == 1) {
+      auto top = std::const_pointer_cast<Layer>(std::move(frozen_));
+      frozen_ = top->parent;
+      Vars older = std::move(top->vars);
+      if (older.size() > changes_.size()) {
+        std::swap(older, changes_);  // now `older` holds the newer values, which win
+        for (auto& [k, v] : older) changes_[k] = std::move(v);
+      } else {
+        changes_.merge(older);  // keeps the newer value of a name in both
+      }
+    }
   }
 
   std::shared_ptr<const Layer> freeze() const {
