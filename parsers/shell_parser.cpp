@@ -217,6 +217,14 @@ bool same_text(const Var& a, const Var& b) {
   return true;
 }
 
+// Commands that run the command after their options, and runners (containers, environments,
+// profilers) whose command starts at the first launcher or interpreter among their arguments.
+const std::set<std::string, std::less<>> kSimpleWrappers = {
+    "exec", "time", "nohup", "stdbuf", "env", "nice", "ionice", "taskset", "numactl", "command", "builtin"};
+const std::set<std::string, std::less<>> kScanWrappers = {
+    "uv",          "poetry", "pixi",   "conda",  "micromamba", "pipenv", "apptainer",
+    "singularity", "docker", "podman", "enroot", "nsys",       "ncu",    "srun-wrapper"};
+
 class ShellParser {
  public:
   ShellParser(std::string_view path, const SourceText& main) {
@@ -1143,6 +1151,7 @@ class ShellParser {
   void command(TSNode n, const Source& src, Env& env, Context& ctx, Redirects redirects) {
     std::vector<ShellText> words;
     Env overlay;
+    bool skip_arguments = launches_nothing(n, src);
     for (TSNode c : NamedChildren(n)) {
       std::string_view ct = node_type(c);
       if (ct == "variable_assignment") {
@@ -1159,10 +1168,13 @@ class ShellParser {
         continue;
       }
       if (ct == "file_redirect" || ct == "heredoc_redirect" || ct == "comment") continue;
-      if (ct == "command_name") c = ts_node_named_child(c, 0);
+      if (ct == "command_name")
+        c = ts_node_named_child(c, 0);
+      else if (skip_arguments)
+        continue;
       for (auto& w : expand_fields(c, src, env, ctx)) words.push_back(std::move(w));
     }
-    if (words.empty()) return;
+    if (words.empty() || skip_arguments) return;
     Location where = node_location(n, src);
     handle_words(words, 0, where, redirects, env, overlay, ctx);
   }
@@ -1178,6 +1190,43 @@ class ShellParser {
     ++c.nesting;
     Env local = env;
     parse_and_walk(inner, local, c, read_directives, true);
+  }
+
+  // Most commands of a launch script (echo, mkdir, scontrol, seq, ...) launch nothing and change no
+  // variable. When a command's name is written out literally, is none of the names handle_words reads,
+  // and expanding its arguments cannot assign (${X:=v}) or run anything ($(...), `...`, <(...)), its
+  // arguments are not expanded at all: expansion, with an origin for every byte, was most of the cost
+  // of reading a script's set-up code.
+  bool launches_nothing(TSNode command, const Source& src) const {
+    TSNode name_node = by_field<"name">(command);
+    if (ts_node_is_null(name_node) || ts_node_named_child_count(name_node) != 1) return false;
+    TSNode word = ts_node_named_child(name_node, 0);
+    if (node_type(word) != "word") return false;
+    std::string_view text(src.text.data() + ts_node_start_byte(word),
+                          ts_node_end_byte(word) - ts_node_start_byte(word));
+    if (text.find_first_of("$\\\"'`=") != std::string_view::npos || handled_command(basename(text)))
+      return false;
+    std::string_view all(src.text.data() + ts_node_start_byte(command),
+                         ts_node_end_byte(command) - ts_node_start_byte(command));
+    if (all.find('`') != std::string_view::npos || all.find("$(") != std::string_view::npos ||
+        all.find("<(") != std::string_view::npos || all.find(">(") != std::string_view::npos)
+      return false;
+    for (auto open = all.find("${"); open != std::string_view::npos; open = all.find("${", open + 2)) {
+      auto close = all.find('}', open);
+      if (all.substr(open, close == std::string_view::npos ? close : close - open).find('=') !=
+          std::string_view::npos)
+        return false;
+    }
+    return true;
+  }
+
+  // Every command name handle_words acts on (keep the two in step).
+  static bool handled_command(std::string_view name) {
+    static const std::set<std::string, std::less<>> kNames = {
+        "srun",   "salloc", "sbatch", "bash", "sh",       "zsh",       "dash",   "eval",
+        "source", ".",      "read",   "set",  "torchrun", "deepspeed", "mpirun", "mpiexec"};
+    return kNames.contains(name) || kSimpleWrappers.contains(name) || kScanWrappers.contains(name) ||
+           is_python(name);
   }
 
   void handle_words(std::vector<ShellText>& w, std::size_t i, const Location& where,
@@ -1259,19 +1308,13 @@ class ShellParser {
         if (w[k].text.starts_with("-") && w[k].text.find('a') != std::string::npos) ctx.all_export = true;
       return;
     }
-    static const std::set<std::string> kSimpleWrappers = {"exec",    "time",    "nohup",  "stdbuf",
-                                                          "env",     "nice",    "ionice", "taskset",
-                                                          "numactl", "command", "builtin"};
-    if (kSimpleWrappers.count(name)) {
+    if (kSimpleWrappers.contains(name)) {
       std::size_t k = i + 1;
       while (k < w.size() && w[k].text.starts_with("-")) ++k;
       if (name == "taskset" && k < w.size()) ++k;  // its CPU list
       return handle_words(w, k, where, redirects, env, overlay, ctx);
     }
-    static const std::set<std::string> kScanWrappers = {
-        "uv",          "poetry", "pixi",   "conda",  "micromamba", "pipenv", "apptainer",
-        "singularity", "docker", "podman", "enroot", "nsys",       "ncu",    "srun-wrapper"};
-    if (kScanWrappers.count(name)) {
+    if (kScanWrappers.contains(name)) {
       // Container and environment runners: the command starts at the first launcher or interpreter.
       for (std::size_t k = i + 1; k < w.size(); ++k) {
         std::string_view b = basename(w[k].text);
