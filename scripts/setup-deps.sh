@@ -3,12 +3,12 @@
 # already there. As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
 
-packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libgtest-dev libgmock-dev
+packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev libgtest-dev libgmock-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format
           pre-commit python3-yaml neovim  # real programs the integration tests drive
           clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
           strace  # the no-exec, no-network test watches system calls
-          shellcheck yamllint)  # what `make bench` compares against
+          shellcheck yamllint time)  # what `make bench` compares against and measures with
 # Extra packages to require (used by the test of this script's non-root path).
 read -r -a extra <<< "${PARLINT_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
