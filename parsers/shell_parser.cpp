@@ -39,12 +39,12 @@ struct TsTreeDeleter {
 // A text to parse: a whole file, or a string or heredoc whose bytes map back into files.
 struct Source {
   std::string text;
-  std::vector<ByteOrigin> origin;  // empty: identity into `file`
+  ByteOrigins origin;  // empty: identity into `file`
   int file = 0;
   ByteOrigin at(std::uint32_t b) const {
     if (origin.empty()) return {file, b};
-    if (b < origin.size()) return origin[b];
-    return origin.empty() ? ByteOrigin{} : origin.back();
+    if (b < origin.size()) return origin.at(b);
+    return origin.back();
   }
 };
 
@@ -276,15 +276,20 @@ class ShellParser {
 
   // The range of the bytes of `t` that were written in a file (first to last such byte on one line).
   Location text_location(const ShellText& t) const {
-    if (t.written.range.valid()) return t.written;
-    ByteOrigin first{}, last{};
-    for (const auto& o : t.origin) {
-      if (o.file < 0) continue;
-      if (first.file < 0)
-        first = last = o;
-      else if (o.file == first.file && o.offset > last.offset)
-        last = o;
+    if (t.written_known()) {
+      if (Location l = location(t.written_first, t.written_last); l.range.valid()) return l;
     }
+    ByteOrigin first{}, last{};
+    t.origin.for_each_run([&](ByteOrigin o, std::uint32_t length) {
+      if (o.file < 0) return;
+      ByteOrigin run_last{o.file, o.offset + length - 1};
+      if (first.file < 0) {
+        first = o;
+        last = run_last;
+      } else if (o.file == first.file && run_last.offset > last.offset) {
+        last = run_last;
+      }
+    });
     return location(first, last);
   }
 
@@ -633,7 +638,7 @@ class ShellParser {
       if (append && existing) v.value = existing->value;
       if (!ts_node_is_null(value)) {
         ShellText t = expand_joined(value, src, env, ctx);
-        t.written = {};
+        t.forget_written();
         v.value.append(t);
         v.value.via = t.via;
         if (!t.unknown() && !t.text.empty()) {
@@ -674,7 +679,7 @@ class ShellParser {
           if (started) finish();
           continue;
         }
-        current.push(c, t.origin[i]);
+        current.push(c, t.origin.at(i));
         started = true;
       }
     }
@@ -690,7 +695,11 @@ class ShellParser {
     expand_into(n, src, env, ctx, f, false);
     f.finish();
     // A word written directly (not produced whole by an array) is located where it is written.
-    if (f.done.size() == 1 && !produced_by_array(n, src)) f.done[0].written = node_location(n, src);
+    if (f.done.size() == 1 && !produced_by_array(n, src)) {
+      std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+      f.done[0].written_first = src.at(b);
+      f.done[0].written_last = src.at(e > b ? e - 1 : b);
+    }
     return std::move(f.done);
   }
 
@@ -984,7 +993,7 @@ class ShellParser {
     if (var) {
       ShellText v = subscript && var->is_array && !var->elements.empty() ? var->elements[0] : var->value;
       if (var->is_array && !subscript && !var->elements.empty()) v = var->elements[0];
-      v.written = {};
+      v.forget_written();
       add_via(v, *var);
       return v;
     }
@@ -1240,7 +1249,7 @@ class ShellParser {
         break;
       Var v;
       v.value.text = w[i].text.substr(eq + 1);
-      v.value.origin.assign(w[i].origin.begin() + static_cast<long>(eq) + 1, w[i].origin.end());
+      v.value.origin = w[i].origin.slice(eq + 1);
       v.value.unknown_reasons = w[i].unknown_reasons;
       v.exported = true;
       v.assigned_at = text_location(w[i]);
@@ -1454,7 +1463,7 @@ class ShellParser {
       if (auto eq = t.find('='); eq != std::string::npos) {
         opt = t.substr(0, eq);
         inline_value.text = t.substr(eq + 1);
-        inline_value.origin.assign(w[k].origin.begin() + static_cast<long>(eq) + 1, w[k].origin.end());
+        inline_value.origin = w[k].origin.slice(eq + 1);
         inline_value.unknown_reasons = w[k].unknown_reasons;
         inline_value.via = w[k].via;
         inline_value.weak = w[k].weak;

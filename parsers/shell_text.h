@@ -1,6 +1,7 @@
 #pragma once
 // Text produced by shell expansion, with the origin of every byte in a source file, so that a
 // string re-parsed as shell (bash -c "$CMD") still points into the original file.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,27 +16,102 @@ struct ByteOrigin {
   std::uint32_t offset = 0;
 };
 
+// Where each byte of an expanded text came from, stored as runs: a stretch of bytes copied from one
+// place in a file is one run, and so is a stretch of produced bytes. One entry per byte made expansion
+// allocate nine bytes for every byte of text.
+class ByteOrigins {
+ public:
+  // The origin of the next byte.
+  void push(ByteOrigin o) {
+    if (runs_.empty() || !continues(runs_.back(), o)) runs_.push_back({size_, o});
+    ++size_;
+  }
+  // The origins of other's bytes, after these.
+  void append(const ByteOrigins& other) {
+    for (std::size_t r = 0; r < other.runs_.size(); ++r) {
+      const Run& run = other.runs_[r];
+      std::uint32_t length = other.run_end(r) - run.start;
+      if (runs_.empty() || !continues(runs_.back(), run.origin)) runs_.push_back({size_, run.origin});
+      size_ += length;
+    }
+  }
+  // The origin of byte i; a produced origin past the end.
+  ByteOrigin at(std::size_t i) const {
+    if (i >= size_) return {};
+    auto it = std::upper_bound(runs_.begin(), runs_.end(), i,
+                               [](std::size_t v, const Run& r) { return v < r.start; });
+    const Run& run = *(it - 1);
+    if (run.origin.file < 0) return run.origin;
+    return {run.origin.file, run.origin.offset + static_cast<std::uint32_t>(i - run.start)};
+  }
+  ByteOrigin back() const { return size_ ? at(size_ - 1) : ByteOrigin{}; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // The origins of bytes [from, size).
+  ByteOrigins slice(std::size_t from) const {
+    ByteOrigins out;
+    for (std::size_t i = from; i < size_;) {
+      ByteOrigin o = at(i);
+      std::size_t r = run_index(i);
+      std::uint32_t end = run_end(r);
+      out.runs_.push_back({out.size_, o});
+      out.size_ += end - static_cast<std::uint32_t>(i);
+      i = end;
+    }
+    return out;
+  }
+  // Calls f(first byte's origin, number of bytes) for each run, in order.
+  template <class F>
+  void for_each_run(F f) const {
+    for (std::size_t r = 0; r < runs_.size(); ++r) f(runs_[r].origin, run_end(r) - runs_[r].start);
+  }
+
+ private:
+  struct Run {
+    std::uint32_t start;  // index of the run's first byte
+    ByteOrigin origin;    // of that byte; the next bytes follow it in the file (or are produced too)
+  };
+  bool continues(const Run& last, ByteOrigin o) const {
+    if (o.file != last.origin.file) return false;
+    return o.file < 0 || o.offset == last.origin.offset + (size_ - last.start);
+  }
+  std::uint32_t run_end(std::size_t r) const { return r + 1 < runs_.size() ? runs_[r + 1].start : size_; }
+  std::size_t run_index(std::size_t i) const {
+    auto it = std::upper_bound(runs_.begin(), runs_.end(), i,
+                               [](std::size_t v, const Run& r) { return v < r.start; });
+    return static_cast<std::size_t>(it - runs_.begin()) - 1;
+  }
+
+  std::vector<Run> runs_;
+  std::uint32_t size_ = 0;
+};
+
 // A placeholder byte for text only known at run time ($(hostname), $1): keeps word structure intact.
 inline constexpr char kUnknownByte = '\x01';
 
 struct ShellText {
   std::string text;
-  std::vector<ByteOrigin> origin;  // one per byte of text
+  ByteOrigins origin;  // of every byte of text
   std::vector<std::string> unknown_reasons;
   bool weak = false;
   std::string weak_note;
   std::vector<RelatedLocation> via;  // assignments whose values were used
-  Location written;                  // where this text (an array element, a word) was written, if known
+  // Where this text (an array element, a word) was written, if known: its first and last bytes. Kept
+  // as byte origins and turned into a Location only when a finding needs it.
+  ByteOrigin written_first{}, written_last{};
+
+  bool written_known() const { return written_first.file >= 0; }
+  void forget_written() { written_first = written_last = ByteOrigin{}; }
 
   bool unknown() const { return !unknown_reasons.empty(); }
   bool empty() const { return text.empty(); }
   void push(char c, ByteOrigin o) {
     text.push_back(c);
-    origin.push_back(o);
+    origin.push(o);
   }
   void append(const ShellText& other) {
     text += other.text;
-    origin.insert(origin.end(), other.origin.begin(), other.origin.end());
+    origin.append(other.origin);
     merge_meta(other);
   }
   void merge_meta(const ShellText& other) {
