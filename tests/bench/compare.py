@@ -38,6 +38,31 @@ def measure(cmd, runs, cwd=None):
     return statistics.median(times), peak_rss_mib(cmd, cwd)
 
 
+def measure_interleaved(cmds, runs):
+    """Median wall seconds of each command, the commands run in turn `runs` times: on a shared VM the
+    speed drifts by tens of percent within minutes, and alternating keeps the drift out of the ratios."""
+    times = [[] for _ in cmds]
+    for _ in range(runs):
+        for k, cmd in enumerate(cmds):
+            start = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times[k].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
+
+
+def instructions(cmd):
+    """Instructions executed by `cmd` (callgrind): unlike wall time, the same on a busy machine."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            for line in f:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    return int(line.split()[1])
+    return None
+
+
 def files_with(corpus, exts):
     out = []
     for base, _, names in os.walk(corpus):
@@ -54,7 +79,7 @@ def main():
     ap.add_argument("--parlint", required=True)
     ap.add_argument("--floor", required=True)
     ap.add_argument("--corpus", required=True)
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=7)
     a = ap.parse_args()
     parlint = os.path.abspath(a.parlint)
     shell = files_with(a.corpus, {".sbatch", ".sh"})
@@ -70,22 +95,36 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         one = os.path.join(tmp, "train.sbatch")
         shutil.copy(typical, one)
-        t1, m1 = measure([parlint, "check", "train.sbatch"], 41, cwd=tmp)
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        t1, tv = measure_interleaved([[parlint, "check", "train.sbatch"], [parlint, "--version"]], 41)
+        os.chdir(cwd)
+        m1 = peak_rss_mib([parlint, "check", "train.sbatch"], cwd=tmp)
         print(f"\none typical sbatch script ({os.path.getsize(one) / 1024:.1f} KB), whole process, median of 41:")
-        print(f"  parlint check        {t1 * 1000:7.1f} ms   peak {m1:5.1f} MiB")
+        print(f"  parlint check        {t1 * 1000:7.1f} ms   peak {m1:5.1f} MiB   (parlint --version: {tv * 1000:.1f} ms)")
         if shutil.which("shellcheck"):
             ts, ms = measure(["shellcheck", "-s", "bash", one], 11)
             print(f"  shellcheck           {ts * 1000:7.1f} ms   peak {ms:5.1f} MiB   parlint is {ts / t1:.1f}x faster")
 
-    print(f"\n{len(everything)}-file corpus, whole process, median of {a.runs}:")
-    floor, mfloor = measure([a.floor, a.corpus], a.runs)
-    j1, m1 = measure([parlint, "check", "--jobs", "1", "-q", a.corpus], a.runs)
-    j2, m2 = measure([parlint, "check", "--jobs", "2", "-q", a.corpus], a.runs)
+    print(f"\n{len(everything)}-file corpus, whole process, median of {a.runs} (the three run in turn):")
+    floor_cmd = [a.floor, a.corpus]
+    j1_cmd = [parlint, "check", "--jobs", "1", "-q", a.corpus]
+    j2_cmd = [parlint, "check", "--jobs", "2", "-q", a.corpus]
+    floor, j1, j2 = measure_interleaved([floor_cmd, j1_cmd, j2_cmd], a.runs)
+    mfloor, m1, m2 = peak_rss_mib(floor_cmd), peak_rss_mib(j1_cmd), peak_rss_mib(j2_cmd)
     mb = total / 1e6
     print(f"  parse-only floor     {floor:7.2f} s  {mb / floor:6.1f} MB/s  peak {mfloor:5.1f} MiB")
     print(f"  parlint --jobs 1     {j1:7.2f} s  {mb / j1:6.1f} MB/s  peak {m1:5.1f} MiB  "
           f"{floor / j1:.2f}x the floor's throughput")
     print(f"  parlint --jobs 2     {j2:7.2f} s  {mb / j2:6.1f} MB/s  peak {m2:5.1f} MiB  {j1 / j2:.2f}x --jobs 1")
+
+    if shutil.which("valgrind"):
+        tenth = everything[: len(everything) // 10]
+        fi = instructions([a.floor, *tenth])
+        pi = instructions([parlint, "check", "--jobs", "1", "-q", *tenth])
+        if fi and pi:
+            print(f"  instructions ({len(tenth)} files, callgrind): floor {fi / 1e6:,.0f}M, parlint {pi / 1e6:,.0f}M, "
+                  f"{fi / pi:.2f}x the floor's throughput")
 
     # Peak memory grows with the largest file, not with the number of files: each thread holds one file's
     # syntax tree and facts at a time, and only the findings accumulate.
