@@ -130,6 +130,27 @@ TEST(ShellParser, BranchesAgreeOrBecomeUnknown) {
   EXPECT_TRUE(find_fact(only_job(no_else), Key::kTensorModelParallelSize)->value.is_unknown());
 }
 
+// Variable sets are copied at every branch and shared in layers: values must survive appends between
+// branches, nested branches, more branches than the layer limit, and an unset in one branch.
+TEST(ShellParser, VariablesSurviveManyBranchesAndAppends) {
+  std::string script = "ARGS=(--num-layers 32)\nTP=2\n";
+  for (int i = 0; i < 40; ++i) {
+    script += "if [[ -d /data/" + std::to_string(i) + " ]]; then\n  if [ -n \"$DEBUG\" ]; then V" +
+              std::to_string(i) + "=1; fi\n  SEEN=yes\nelse\n  SEEN=yes\nfi\n";
+    script += "ARGS+=(--log-interval " + std::to_string(i) + ")\n";
+  }
+  script += "ARGS+=(--tensor-model-parallel-size $TP)\n";
+  script += "case $MODE in\n  fast) unset TP ;;\n  *) ;;\nesac\n";
+  script += "torchrun --nproc_per_node 8 pretrain_gpt.py \"${ARGS[@]}\" --pipeline-model-parallel-size $TP\n";
+  auto pf = sh(script);
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(int_of(job, Key::kNumLayers), 32);
+  EXPECT_EQ(int_of(job, Key::kTensorModelParallelSize), 2);
+  // TP was unset in one branch of the case: after it, its value is unknown.
+  ASSERT_NE(find_fact(job, Key::kPipelineModelParallelSize), nullptr);
+  EXPECT_TRUE(find_fact(job, Key::kPipelineModelParallelSize)->value.is_unknown());
+}
+
 TEST(ShellParser, LoopsAndConfigListsAreUnknown) {
   auto pf = sh(
       "CONFIGS=(\"2,4,8\" \"4,2,8\")\nfor C in \"${CONFIGS[@]}\"; do\n  IFS=, read -r TP PP EP <<< \"$C\"\n"
