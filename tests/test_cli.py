@@ -69,6 +69,14 @@ class ExitCodes(TempDir):
         self.assertIn("No such file", doc["errors"][0]["message"])
         self.assertIn("missing.yaml", r.stderr)
 
+    def test_text_summary_counts_unreadable_inputs(self):
+        r = run("check", os.path.join(self.dir, "gone.yaml"), os.path.join(self.dir, "gone.sh"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("No problems found in 0 files; 2 inputs could not be read.", r.stdout)
+        r = run("check", os.path.join(self.dir, "gone.yaml"), self.write("bad.yaml", TP16))
+        self.assertEqual(r.returncode, 2)
+        self.assertRegex(r.stdout, r"in 1 file; 1 input could not be read\.\n$")
+
     def test_fifo_is_refused_without_blocking(self):
         fifo = os.path.join(self.dir, "pipe.yaml")
         os.mkfifo(fifo)

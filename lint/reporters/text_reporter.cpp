@@ -73,12 +73,17 @@ void report_text(const RunResult& result, const ReportOptions& options, std::ost
   if (options.quiet) return;
   int total = counts[0] + counts[1] + counts[2];
   std::string files = fmt::format("{} file{}", result.files_checked, result.files_checked == 1 ? "" : "s");
+  // Inputs that could not be read are reported on stderr; the summary must not read as a clean run.
+  std::string unread = result.errors.empty()
+                           ? ""
+                           : fmt::format("; {} input{} could not be read", result.errors.size(),
+                                         result.errors.size() == 1 ? "" : "s");
   if (total == 0) {
-    out << fmt::format("No problems found in {}.\n", files);
+    out << fmt::format("No problems found in {}{}.\n", files, unread);
   } else {
-    out << fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {}.\n", total,
+    out << fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {}{}.\n", total,
                        total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1],
-                       counts[1] == 1 ? "" : "s", counts[0], files);
+                       counts[1] == 1 ? "" : "s", counts[0], files, unread);
   }
 }
 
