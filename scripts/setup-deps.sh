@@ -8,7 +8,7 @@ packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemallo
           pre-commit python3-yaml neovim  # real programs the integration tests drive
           clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
           strace  # the no-exec, no-network test watches system calls
-          shellcheck yamllint time)  # what `make bench` compares against and measures with
+          shellcheck yamllint time valgrind)  # what `make bench` compares against and measures with
 # Extra packages to require (used by the test of this script's non-root path).
 read -r -a extra <<< "${PARLINT_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
