@@ -18,6 +18,13 @@ Fact default_fact(Key key, Value value, std::string explanation) {
 
 }  // namespace
 
+namespace {
+// No real setting comes near 2^24 = 16,777,216 (GPUs, layers, sequence length, vocabulary, batch size).
+// A larger number is taken as unknown, which also keeps every product the rules form inside 64 bits
+// (a fuzzed context_parallel_size of 7.5e18 overflowed PL202's 2·CP).
+constexpr std::int64_t kLargestSetting = std::int64_t{1} << 24;
+}  // namespace
+
 Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
     : path_(std::move(path)),
       range_(raw.range),
@@ -56,6 +63,8 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       continue;
     }
     slot = f;
+    if (auto v = slot->value.as_int(); v && (*v > kLargestSetting || *v < -kLargestSetting))
+      slot->value = Value::unknown(fmt::format("{} is larger than any real setting", *v));
     written_[static_cast<std::size_t>(f.key)] = f.origin != Origin::kRecipeDefault || f.location.in_file();
   }
   describes_model_ =
