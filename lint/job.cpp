@@ -16,9 +16,6 @@ Fact default_fact(Key key, Value value, std::string explanation) {
   return f;
 }
 
-}  // namespace
-
-namespace {
 // No real setting comes near 2^24 = 16,777,216 (GPUs, layers, sequence length, vocabulary, batch size).
 // A larger number is taken as unknown, which also keeps every product the rules form inside 64 bits
 // (a fuzzed context_parallel_size of 7.5e18 overflowed PL202's 2·CP).

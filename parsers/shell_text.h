@@ -38,11 +38,7 @@ class ByteOrigins {
   // The origin of byte i; a produced origin past the end.
   ByteOrigin at(std::size_t i) const {
     if (i >= size_) return {};
-    auto it = std::upper_bound(runs_.begin(), runs_.end(), i,
-                               [](std::size_t v, const Run& r) { return v < r.start; });
-    const Run& run = *(it - 1);
-    if (run.origin.file < 0) return run.origin;
-    return {run.origin.file, run.origin.offset + static_cast<std::uint32_t>(i - run.start)};
+    return origin_in(runs_[run_index(i)], i);
   }
   ByteOrigin back() const { return size_ ? at(size_ - 1) : ByteOrigin{}; }
   std::size_t size() const { return size_; }
@@ -50,13 +46,11 @@ class ByteOrigins {
   // The origins of bytes [from, size).
   ByteOrigins slice(std::size_t from) const {
     ByteOrigins out;
-    for (std::size_t i = from; i < size_;) {
-      ByteOrigin o = at(i);
-      std::size_t r = run_index(i);
-      std::uint32_t end = run_end(r);
-      out.runs_.push_back({out.size_, o});
-      out.size_ += end - static_cast<std::uint32_t>(i);
-      i = end;
+    if (from >= size_) return out;
+    for (std::size_t r = run_index(from); r < runs_.size(); ++r) {
+      std::size_t first = std::max<std::size_t>(from, runs_[r].start);
+      out.runs_.push_back({out.size_, origin_in(runs_[r], first)});
+      out.size_ += run_end(r) - static_cast<std::uint32_t>(first);
     }
     return out;
   }
@@ -74,6 +68,10 @@ class ByteOrigins {
   bool continues(const Run& last, ByteOrigin o) const {
     if (o.file != last.origin.file) return false;
     return o.file < 0 || o.offset == last.origin.offset + (size_ - last.start);
+  }
+  static ByteOrigin origin_in(const Run& run, std::size_t i) {
+    if (run.origin.file < 0) return run.origin;
+    return {run.origin.file, run.origin.offset + static_cast<std::uint32_t>(i - run.start)};
   }
   std::uint32_t run_end(std::size_t r) const { return r + 1 < runs_.size() ? runs_[r + 1].start : size_; }
   std::size_t run_index(std::size_t i) const {
