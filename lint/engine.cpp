@@ -407,7 +407,10 @@ std::vector<Diagnostic> job_findings(const Job& job, const EngineOptions& option
 }  // namespace
 
 FileKind file_kind(std::string_view path, std::string_view head) {
-  std::string ext = fs::path(path).extension().string();
+  fs::path p(path);
+  // A template (`slurm.sh.j2`, `ray.sub.jinja`) is the syntax its inner extension names.
+  if (p.extension() == ".j2" || p.extension() == ".jinja" || p.extension() == ".jinja2") p = p.stem();
+  std::string ext = p.extension().string();
   if (ext == ".yaml" || ext == ".yml") return FileKind::kYaml;
   if (ext == ".py") return FileKind::kPython;
   if (ext == ".sh" || ext == ".bash" || ext == ".sbatch" || ext == ".slurm" || ext == ".slrm" ||

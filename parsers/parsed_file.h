@@ -60,10 +60,17 @@ struct SyntaxError {
   std::string help;  // empty: the generic "fix the syntax here"
 };
 
+// Lines of a valid file that parlint's grammar could not read (PL903): settings there are not seen.
+struct UnreadRegion {
+  SourceRange range;
+  std::string reason;  // why: "valid bash that parlint's grammar does not read", "a Jinja template"
+};
+
 struct ParsedFile {
   std::string path;
   std::vector<RawJob> jobs;
   std::vector<SyntaxError> errors;
+  std::vector<UnreadRegion> unread;
   std::vector<SizeExpression> size_expressions;
   std::vector<LiteralAssignment> literals;
 };

@@ -12,6 +12,8 @@
 #include <memory>
 #include <set>
 
+#include "parsers/shell_grammar_workarounds.h"
+#include "parsers/shell_syntax_check.h"
 #include "parsers/shell_text.h"
 #include "parsers/shell_variables.h"
 #include "parsers/slurm_options.h"
@@ -191,29 +193,130 @@ class ShellParser {
   // ---- parsing --------------------------------------------------------------------------------
 
   void parse_and_walk(const Source& src, Env& env, Context& ctx, bool read_directives, bool report_errors) {
-    std::unique_ptr<TSTree, TsTreeDeleter> tree(ts_parser_parse_string(
-        thread_bash_parser(), nullptr, src.text.data(), static_cast<std::uint32_t>(src.text.size())));
+    // The grammar reads a copy with the forms it lacks rewritten (same length); values come from src.
+    std::string grammar_text = prepare_for_bash_grammar(src.text);
+    std::unique_ptr<TSTree, TsTreeDeleter> tree(parse_bash(grammar_text));
     if (!tree) return;
+    if (ts_node_has_error(ts_tree_root_node(tree.get()))) {
+      // The grammar could not read part of the text. It is the file's syntax error (PL900) only when
+      // bash would refuse it too; otherwise it is parlint's limitation: the lines the grammar trips on
+      // are left out for it, the rest is read, and the lines left out are reported as unread (PL903).
+      bool in_string = !src.origin.empty();
+      bool has_unknown = src.text.find(kUnknownByte) != std::string::npos;
+      bool is_template = out_.path.ends_with(".j2") || src.text.find("{{") != std::string::npos ||
+                         src.text.find("{%") != std::string::npos;
+      std::optional<BashSyntaxError> bad;
+      if (!is_template && !has_unknown) bad = find_bash_syntax_error(src.text);
+      if (bad) {
+        if (report_errors) report_syntax_error(*bad, src, in_string);
+      } else {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> left_out =
+            leave_out_unread_lines(grammar_text, tree);
+        if (report_errors) {
+          std::string why =
+              is_template ? "a template (Jinja {{ }} / {% %} placeholders are filled in before bash runs it)"
+              : has_unknown ? "a string run as shell, built from values known only at run time"
+                            : "valid bash that parlint's grammar (tree-sitter-bash) does not read";
+          std::vector<Location> regions;
+          for (auto [b, e] : left_out) regions.push_back(location(src.at(b), src.at(e > b ? e - 1 : b)));
+          collect_error_regions(ts_tree_root_node(tree.get()), src, 0, regions);
+          for (Location& loc : regions) {
+            if (loc.path != out_.path || !loc.range.valid() || out_.unread.size() >= kMaxSyntaxErrors)
+              continue;
+            out_.unread.push_back({loc.range, why});
+          }
+        }
+      }
+    }
     TSNode root = ts_tree_root_node(tree.get());
-    if (report_errors && ts_node_has_error(root)) collect_errors(root, src, 0);
     if (read_directives) read_sbatch_header(root, src, ctx);
     walk_children(root, src, env, ctx, 0);
   }
 
-  void collect_errors(TSNode n, const Source& src, int depth) {
-    if (out_.errors.size() >= kMaxSyntaxErrors || depth > kMaxTreeDepth) return;
+  static TSTree* parse_bash(const std::string& text) {
+    return ts_parser_parse_string(thread_bash_parser(), nullptr, text.data(),
+                                  static_cast<std::uint32_t>(text.size()));
+  }
+
+  void report_syntax_error(const BashSyntaxError& bad, const Source& src, bool in_string) {
+    if (src.text.empty() || out_.errors.size() >= kMaxSyntaxErrors) return;
+    std::uint32_t at = static_cast<std::uint32_t>(std::min(bad.offset, src.text.size() - 1));
+    Location loc = location(src.at(at), src.at(at));
+    if (!loc.range.valid()) return;
+    std::string msg = "shell syntax error: " + bad.message + (in_string ? " (in a string run as shell)" : "");
+    if (loc.path != out_.path) msg += " in " + loc.path;
+    out_.errors.push_back({loc.range, std::move(msg), ""});
+  }
+
+  // How much of a tree the grammar could not read: bytes under ERROR nodes plus MISSING nodes.
+  static std::size_t error_weight(TSNode n, int depth) {
+    if (depth > kMaxTreeDepth) return 1;
+    if (ts_node_is_error(n)) return 1 + ts_node_end_byte(n) - ts_node_start_byte(n);
+    if (ts_node_is_missing(n)) return 1;
+    std::size_t w = 0;
+    for (TSNode child : Children(n))
+      if (ts_node_has_error(child)) w += error_weight(child, depth + 1);
+    return w;
+  }
+
+  static std::optional<std::uint32_t> first_error_byte(TSNode n, int depth) {
+    if (depth > kMaxTreeDepth) return std::nullopt;
+    if (ts_node_is_error(n) || ts_node_is_missing(n)) return ts_node_start_byte(n);
+    for (TSNode child : Children(n))
+      if (ts_node_has_error(child)) return first_error_byte(child, depth + 1);
+    return std::nullopt;
+  }
+
+  // Valid bash the grammar does not read: the line where its first error starts is blanked for the
+  // grammar (a trailing continuation kept) while that reads more of the text, a bounded number of times.
+  // Returns the byte ranges blanked.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> leave_out_unread_lines(
+      std::string& grammar_text, std::unique_ptr<TSTree, TsTreeDeleter>& tree) const {
+    constexpr int kMaxLinesLeftOut = 8;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> left_out;
+    std::size_t weight = error_weight(ts_tree_root_node(tree.get()), 0);
+    for (int k = 0; k < kMaxLinesLeftOut && weight > 0; ++k) {
+      auto b = first_error_byte(ts_tree_root_node(tree.get()), 0);
+      if (!b || *b >= grammar_text.size()) break;
+      std::size_t line_start = *b == 0 ? std::string::npos : grammar_text.rfind('\n', *b - 1);
+      line_start = line_start == std::string::npos ? 0 : line_start + 1;
+      std::size_t line_end = grammar_text.find('\n', line_start);
+      if (line_end == std::string::npos) line_end = grammar_text.size();
+      std::string candidate = grammar_text;
+      std::size_t keep_from = line_end;
+      while (keep_from > line_start && (candidate[keep_from - 1] == '\r' || candidate[keep_from - 1] == '\\'))
+        --keep_from;
+      bool blanked_any = false;
+      for (std::size_t i = line_start; i < keep_from; ++i)
+        if (candidate[i] != ' ' && candidate[i] != '\t') candidate[i] = ' ', blanked_any = true;
+      if (!blanked_any) break;
+      std::unique_ptr<TSTree, TsTreeDeleter> retry(parse_bash(candidate));
+      if (!retry) break;
+      std::size_t w = error_weight(ts_tree_root_node(retry.get()), 0);
+      if (w >= weight) break;
+      weight = w;
+      grammar_text = std::move(candidate);
+      tree = std::move(retry);
+      left_out.push_back({static_cast<std::uint32_t>(line_start), static_cast<std::uint32_t>(keep_from)});
+    }
+    return left_out;
+  }
+
+  // The ERROR and MISSING nodes, each widened to whole lines.
+  void collect_error_regions(TSNode n, const Source& src, int depth, std::vector<Location>& out) const {
+    if (out.size() >= kMaxSyntaxErrors || depth > kMaxTreeDepth) return;
     if (ts_node_is_error(n) || ts_node_is_missing(n)) {
-      Location loc = node_location(n, src);
-      if (!loc.range.valid()) return;
-      std::string what = ts_node_is_missing(n) ? "missing " + std::string(node_type(n)) : "unexpected syntax";
-      out_.errors.push_back(
-          {loc.range,
-           "shell syntax error: " + what + (src.origin.empty() ? "" : " (in a string run as shell)"), ""});
-      if (loc.path != out_.path) out_.errors.back().message += " in " + loc.path;
+      std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+      Location first = location(src.at(b), src.at(b));
+      Location last = location(src.at(e > b ? e - 1 : b), src.at(e > b ? e - 1 : b));
+      if (!first.range.valid()) return;
+      if (last.path == first.path && last.range.start.line > first.range.start.line)
+        first.range.end = {last.range.start.line, last.range.end.column};
+      out.push_back(std::move(first));
       return;
     }
     for (TSNode child : Children(n))
-      if (ts_node_has_error(child)) collect_errors(child, src, depth + 1);
+      if (ts_node_has_error(child)) collect_error_regions(child, src, depth + 1, out);
   }
 
   // #SBATCH lines before the first command (sbatch ignores later ones).

@@ -303,7 +303,7 @@ TEST(ShellParser, DeepNestingIsBounded) {
   std::string deep;
   for (int i = 0; i < 20000; ++i) deep += "$(";
   auto pf = sh("X=" + deep + "\n");
-  EXPECT_FALSE(pf.errors.empty());
+  EXPECT_FALSE(pf.errors.empty() && pf.unread.empty());  // reported, as an error or as unread
   std::string subshells(20000, '(');
   auto pf2 = sh(subshells + "python t.py" + std::string(20000, ')') + "\n");
   EXPECT_LE(pf2.jobs.size(), 1u);  // bounded: at most the one launch, never a crash

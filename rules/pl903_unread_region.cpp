@@ -1,0 +1,74 @@
+// PL903 unread-region: lines of a valid file that parlint's grammar could not read.
+#include <fmt/format.h>
+
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+constexpr RuleInfo kInfo{"PL903", "unread-region", Severity::kInfo,
+                         "lines a valid file holds that parlint could not read",
+                         R"md(# PL903 unread-region
+
+## What it does
+Reports lines that the file's own language accepts but that parlint's grammar (tree-sitter-bash) could
+not read, and template files (Jinja `{{ ... }}`, `{% ... %}`) whose placeholders are filled in before the
+shell sees them. Settings written on those lines are not checked; every fact outside them still is.
+
+## Why
+A syntax error (PL900) is reported only where the file's own language refuses it: parlint checks a
+shell file against bash's own rules (unclosed quotes, expansions and compound commands, a closing
+keyword with nothing open, a redirection without a target) before calling it broken. A construct bash
+accepts but the grammar does not read is parlint's limitation, not the user's mistake, so it is an
+`info` that says which lines were skipped. parlint already reads the forms the grammar lacks that real
+launch scripts use (a backslash continuation on the last line, `$((10#$i))`, `${A:$K+1}`, heredoc
+bodies with lines that start with the delimiter, `;&` and `;;&` in `case`).
+
+## Example
+`\<` inside `[ ]` is a valid string comparison that the grammar does not read:
+```bash
+if [ "$A" \< "$B" ]; then echo older; fi
+torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2
+```
+gives `info[PL903] line 1 was not read: valid bash that parlint's grammar (tree-sitter-bash) does not
+read; settings there are not checked`, and the launch on line 2 is still checked.
+
+## Fix
+Nothing is wrong with the file. To have the line read, write it in a form the grammar reads:
+```bash
+if [[ "$A" < "$B" ]]; then echo older; fi
+torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2
+```
+or suppress the note with `# parlint: ignore[PL903]`.
+
+## Framework behaviour
+bash runs the file as written.
+
+## References
+- DESIGN §2 "Syntax errors are the file's, not parlint's"
+)md"};
+
+class UnreadRegion final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check_file(const ParsedFile& file, std::vector<Finding>& out) const override {
+    for (const auto& region : file.unread) {
+      Finding f;
+      f.location = {file.path, region.range};
+      int first = region.range.start.line, last = region.range.end.line;
+      f.message = fmt::format(
+          "{} not read: {}; settings there are not checked",
+          first == last ? fmt::format("line {} was", first) : fmt::format("lines {}-{} were", first, last),
+          region.reason);
+      f.help =
+          "nothing is wrong with the file; write the settings there in a plainer form to have them checked";
+      out.push_back(std::move(f));
+    }
+  }
+};
+
+PARLINT_REGISTER_RULE(UnreadRegion);
+
+}  // namespace
+}  // namespace parlint
