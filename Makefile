@@ -3,7 +3,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build
+.PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
+	update-settings tsan-build test-tsan
 
 all: build
 
@@ -45,6 +46,23 @@ fuzz-smoke: sanitize-build
 fuzz: sanitize-build
 	scripts/fuzz.sh $(SAN_BUILD) $(FUZZ_SECONDS)
 
+# ThreadSanitizer build with clang: only the parlint binary, and only the language server's tests run
+# in it (the one part of parlint with threads). A reported race stops the server, so the test fails.
+# The client test takes its npm libraries from the main build's folder.
+TSAN_BUILD ?= build-tsan
+TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1
+
+tsan-build: deps
+	CC=clang CXX=clang++ cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g" \
+	  -DCMAKE_C_FLAGS="-O1 -g" \
+	  -DPARLINT_TSAN=ON -DPARLINT_BUILD_TESTS=OFF -DPARLINT_WERROR=OFF
+	cmake --build $(TSAN_BUILD) --target parlint -j $(JOBS)
+
+test-tsan: configure tsan-build
+	TSAN_OPTIONS="$(TSAN_OPTIONS)" PARLINT=$(TSAN_BUILD)/parlint python3 tests/lsp/stress_test.py
+	TSAN_OPTIONS="$(TSAN_OPTIONS)" PARLINT=$(TSAN_BUILD)/parlint NODE_PATH=$(BUILD)/test-tools/node_modules \
+	  node --test --test-force-exit tests/lsp/client_test.js
+
 # Benchmarks are not part of `make test` (DESIGN §7): each prints its figures.
 BENCH_CORPUS ?= $(BUILD)/bench-corpus
 BENCH_FILES ?= 2000
@@ -61,6 +79,26 @@ bench: build $(BENCH_CORPUS)/.done
 	  --corpus $(BENCH_CORPUS)
 bench-lsp: build
 	PARLINT=$(BUILD)/parlint NODE_PATH=$(BUILD)/test-tools/node_modules node tests/bench/lsp_latency.js
+
+# PL801's catalogue of real setting names (rules/data/settings_catalogue.tsv), regenerated from the framework
+# sources; the TSV is committed, so this runs only when a framework is re-pinned. Each path is a bare git
+# mirror (read at its HEAD) or a checkout (its work tree and HEAD commit). Override any of them, e.g.
+#   make update-settings MEGATRON_LM=~/src/Megatron-LM
+# MIRRORS is the folder of the workplace mirrors (<owner>+<name>/repo) the defaults point into.
+MIRRORS ?= /work/.mirror
+MEGATRON_LM ?= $(MIRRORS)/NVIDIA+Megatron-LM/repo
+MEGATRON_BRIDGE ?= $(MIRRORS)/NVIDIA-NeMo+Megatron-Bridge/repo
+NEMO ?= $(MIRRORS)/NVIDIA+NeMo/repo
+NEMO_LAUNCHER ?= $(MIRRORS)/NVIDIA+NeMo-Framework-Launcher/repo
+MEGATRON_DEEPSPEED ?= $(MIRRORS)/microsoft+Megatron-DeepSpeed/repo
+GPT_NEOX ?= $(MIRRORS)/EleutherAI+gpt-neox/repo
+SETTINGS_CATALOGUE ?= rules/data/settings_catalogue.tsv
+
+update-settings:
+	python3 scripts/gen_settings_catalogue.py --megatron-lm "$(MEGATRON_LM)" --megatron-bridge "$(MEGATRON_BRIDGE)" \
+	  --nemo "$(NEMO)" --nemo-launcher "$(NEMO_LAUNCHER)" --megatron-deepspeed "$(MEGATRON_DEEPSPEED)" \
+	  --gpt-neox "$(GPT_NEOX)" --out "$(SETTINGS_CATALOGUE)"
+	PARLINT_SETTINGS_CATALOGUE="$(SETTINGS_CATALOGUE)" python3 -m unittest tests/test_settings_catalogue.py
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

@@ -536,6 +536,11 @@ int run_cli(int argc, char** argv) {
     lsp::ServerOptions options;
     options.debounce = std::chrono::milliseconds(lsp_debounce_ms);
     std::ios::sync_with_stdio(false);
+    // stdout carries the protocol: only MessageWriter may touch it, under its lock. std::cin and std::cerr
+    // are tied to std::cout, so every read (reader thread) and every log line (either thread) would flush
+    // cout unlocked, racing a message another thread is writing (seen as a Content-Length header twice).
+    std::cin.tie(nullptr);
+    std::cerr.tie(nullptr);
     return lsp::run_language_server(std::cin, std::cout, options);
   }
   std::cerr << app.help();

@@ -12,6 +12,8 @@ std::string_view framework_id(Framework f) {
       return "nemo1";
     case Framework::kNemo2:
       return "nemo2";
+    case Framework::kMegatronDeepSpeed:
+      return "megatron-deepspeed";
     case Framework::kUnknown:
       break;
   }
@@ -28,6 +30,8 @@ std::string_view framework_display_name(Framework f) {
       return "NeMo 1";
     case Framework::kNemo2:
       return "NeMo 2";
+    case Framework::kMegatronDeepSpeed:
+      return "Megatron-DeepSpeed";
     case Framework::kUnknown:
       break;
   }
@@ -40,6 +44,7 @@ std::optional<Framework> framework_from_id(std::string_view id) {
   if (id == "megatron-bridge") return Framework::kMegatronBridge;
   if (id == "nemo1") return Framework::kNemo1;
   if (id == "nemo2") return Framework::kNemo2;
+  if (id == "megatron-deepspeed") return Framework::kMegatronDeepSpeed;
   return std::nullopt;
 }
 

@@ -5,7 +5,14 @@
 
 namespace parlint {
 
-enum class Framework { kUnknown, kMegatronLM, kMegatronBridge, kNemo1, kNemo2 };
+// kMegatronDeepSpeed: microsoft/Megatron-DeepSpeed, a Megatron-LM fork launched with --deepspeed; its
+// argument checks differ (SP turned off silently at TP 1, no CUDA_DEVICE_MAX_CONNECTIONS assert for TP).
+enum class Framework { kUnknown, kMegatronLM, kMegatronBridge, kNemo1, kNemo2, kMegatronDeepSpeed };
+
+// Megatron-LM and its fork Megatron-DeepSpeed: the same flags, defaults and model arguments.
+inline bool megatron_lm_family(Framework f) {
+  return f == Framework::kMegatronLM || f == Framework::kMegatronDeepSpeed;
+}
 
 std::string_view framework_id(Framework f);            // "megatron-lm", ... ("megatron-core" for unknown)
 std::string_view framework_display_name(Framework f);  // "Megatron-LM", ... ("Megatron-Core" for unknown)

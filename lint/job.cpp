@@ -33,6 +33,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       under_srun_(raw.under_srun),
       gpu_entry_point_(raw.gpu_entry_point),
       unrecognized_(raw.unrecognized),
+      entry_script_(raw.entry_script),
       notes_(raw.notes),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()) {
   // A named Megatron-Bridge recipe contributes its defaults and its model, below everything written.
@@ -138,7 +139,7 @@ void Job::apply_defaults(const LintOptions& options) {
     default_to(Key::kAddBiasLinear, Value::boolean(true));
     default_to(Key::kMoeRouterTopk, Value::integer(2));
     default_to(Key::kShareEmbeddingsAndOutputWeights, Value::boolean(true));
-    if (!fact(Key::kNumQueryGroups) && framework_ != Framework::kMegatronLM) {
+    if (!fact(Key::kNumQueryGroups) && !megatron_lm_family(framework_)) {
       if (auto heads = get_int(Key::kNumAttentionHeads))
         set(default_fact(Key::kNumQueryGroups, Value::integer(*heads),
                          fw + " default (= num_attention_heads)"));

@@ -67,6 +67,8 @@ class Job {
   bool under_srun() const { return under_srun_; }
   bool gpu_entry_point() const { return gpu_entry_point_; }
   const std::vector<UnrecognizedSetting>& unrecognized() const { return unrecognized_; }
+  // The Python file a launch runs, as written ("pretrain_gpt.py"); empty for config objects.
+  const std::string& entry_script() const { return entry_script_; }
   const std::vector<std::string>& notes() const { return notes_; }
 
  private:
@@ -85,6 +87,7 @@ class Job {
   LaunchKind launch_ = LaunchKind::kNone;
   bool under_slurm_ = false, under_srun_ = false, gpu_entry_point_ = false;
   std::vector<UnrecognizedSetting> unrecognized_;
+  std::string entry_script_;
   std::vector<std::string> notes_;
   bool describes_model_ = false;
   ClusterProfile cluster_;

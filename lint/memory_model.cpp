@@ -33,7 +33,7 @@ std::vector<std::string> memory_inputs_missing(const Job& job) {
   if (!job.get_int(Key::kFfnHiddenSize) && !job.get_int(Key::kMoeFfnHiddenSize))
     missing.emplace_back("ffn_hidden_size");
   if (!job.mesh()) missing.emplace_back("parallel sizes");
-  if (!job.get_bool(Key::kUseDistributedOptimizer) && job.framework() != Framework::kMegatronLM &&
+  if (!job.get_bool(Key::kUseDistributedOptimizer) && !megatron_lm_family(job.framework()) &&
       job.framework() != Framework::kNemo1)
     missing.emplace_back("use_distributed_optimizer");
   return missing;

@@ -1597,7 +1597,8 @@ class ShellParser {
     job.launch = l.kind;
     if (l.kind == LaunchKind::kPython && ta.lightning_trainer) job.launch = LaunchKind::kLightning;
     std::string_view base = basename(entry);
-    if (base.starts_with("pretrain_") || ta.megatron_flags) job.framework = Framework::kMegatronLM;
+    if (base.starts_with("pretrain_") || ta.megatron_flags)
+      job.framework = ta.deepspeed ? Framework::kMegatronDeepSpeed : Framework::kMegatronLM;
     if (base.find("run_recipe") != std::string_view::npos || ta.recipe)
       job.framework = Framework::kMegatronBridge;
     if (base.starts_with("megatron_") && base.find("nemo") == std::string_view::npos)

@@ -8,6 +8,17 @@
 namespace parlint {
 namespace {
 
+// Flags only Megatron-DeepSpeed (microsoft/Megatron-DeepSpeed, megatron/arguments.py) and the DeepSpeed
+// library it registers (deepspeed.add_config_arguments) take: the launch runs Megatron-DeepSpeed.
+bool is_deepspeed_flag(std::string_view name) {
+  for (std::string_view f :
+       {"--deepspeed", "--deepspeed_config", "--deepspeed-config", "--deepscale", "--deepscale_config",
+        "--deepspeed_mpi", "--zero-stage", "--ds-sequence-parallel-size", "--no-pipeline-parallel",
+        "--deepspeed-activation-checkpointing"})
+    if (name == f) return true;
+  return false;
+}
+
 // Megatron-Bridge run_recipe.py convenience options (reference/megatron-rules.md §9).
 struct Shorthand {
   std::string_view flag;
@@ -209,6 +220,7 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
         continue;
       }
       if (name.starts_with("--")) {
+        if (is_deepspeed_flag(name)) out.deepspeed = true;
         out.unrecognized.push_back({std::string(name), w.location, true});
         // An unknown flag's value, if it has one, is the next word unless that is an override.
         if (!inline_value && i + 1 < words.size() && !words[i + 1].text.starts_with("-") &&

@@ -22,6 +22,7 @@ struct TrainingArgs {
   // (as "group:training/gpt3/5b").
   std::vector<Word> config_files;
   bool megatron_flags = false;     // at least one Megatron-LM flag
+  bool deepspeed = false;          // Megatron-DeepSpeed's flags (--deepspeed, --zero-stage, ...)
   bool hydra_overrides = false;    // at least one key=value override
   bool lightning_trainer = false;  // trainer.num_nodes / trainer.devices overrides (NeMo launches)
 };

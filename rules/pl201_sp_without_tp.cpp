@@ -7,8 +7,11 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL201", "sp-without-tp", Severity::kError, "sequence_parallel is on while TP = 1",
-                         R"md(# PL201 sp-without-tp
+constexpr RuleInfo kInfo{
+    "PL201", "sp-without-tp", Severity::kError,
+    "sequence_parallel is on while TP = 1 (an error where Megatron-Core raises, a warning "
+    "where the framework turns SP off)",
+    R"md(# PL201 sp-without-tp
 
 ## What it does
 Reports `sequence_parallel: true` (or `--sequence-parallel`) in a job whose tensor-parallel size is 1.
@@ -36,12 +39,16 @@ model:
 or raise TP above 1 if activation memory was the reason for SP.
 
 ## Framework behaviour
-| framework | what happens |
-|---|---|
-| Megatron-Core / NeMo 2 | raises ValueError |
-| Megatron-LM | warns "Disabling sequence parallelism because tensor model parallelism is disabled", SP off |
-| Megatron-Bridge | silently sets `sequence_parallel = False` |
-| NeMo 1 | logs and sets `sequence_parallel = False` |
+Severity follows what the framework does: an **error** where Megatron-Core receives the setting and
+raises, a **warning** where the framework turns SP off first (the job runs, without SP).
+
+| framework | what happens | severity |
+|---|---|---|
+| Megatron-Core / NeMo 2 | raises ValueError | error |
+| Megatron-LM | warns "Disabling sequence parallelism because tensor model parallelism is disabled", SP off (`megatron/training/arguments.py:1432-1438@d98e8a64ddf3`) | warning |
+| Megatron-Bridge | sets `sequence_parallel = False` in the provider's `finalize()` (`src/megatron/bridge/models/transformer_config.py:175@067f987df03b`) | warning |
+| NeMo 1 | logs and sets `sequence_parallel = False` | warning |
+| Megatron-DeepSpeed | sets `sequence_parallel = False` silently (`megatron/arguments.py:387-388@f4157bea69f3`) | warning |
 
 ## References
 - reference/megatron-rules.md §2, rules T1, T1-MLM, T1-MB, T1-NeMo1
@@ -57,6 +64,8 @@ std::string framework_behaviour(Framework fw) {
       return "Megatron-Bridge silently sets sequence_parallel=False";
     case Framework::kNemo1:
       return "NeMo 1 logs a message and sets sequence_parallel=False";
+    case Framework::kMegatronDeepSpeed:
+      return "Megatron-DeepSpeed silently sets sequence_parallel=False";
     case Framework::kNemo2:
     case Framework::kUnknown:
       break;
@@ -80,6 +89,11 @@ class SpWithoutTp final : public Rule {
         "sequence_parallel is on but TP=1 ({}): there is no tensor-parallel group to split "
         "activations across; {}",
         describe_source(*tp_fact, job.path()), framework_behaviour(job.framework()));
+    // Where the framework turns SP off the job runs as if SP were off: a warning (DESIGN §3).
+    Framework fw = job.framework();
+    if (fw == Framework::kMegatronLM || fw == Framework::kMegatronBridge || fw == Framework::kNemo1 ||
+        fw == Framework::kMegatronDeepSpeed)
+      f.severity = Severity::kWarning;
     f.help =
         "set sequence_parallel to false, or use TP > 1 (SP only pays off together with tensor parallelism)";
     f.related = related_locations(*tp_fact, "TP=1 set here");

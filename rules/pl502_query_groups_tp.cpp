@@ -57,8 +57,7 @@ class QueryGroupsTp final : public Rule {
     if (!g || !tp || *g < 1 || *tp < 1) return;
     if (heads && *heads == *g) return;  // no GQA: PL501 says it all
     // Megatron-LM ignores --num-query-groups without --group-query-attention.
-    if (job.framework() == Framework::kMegatronLM &&
-        !job.get_bool(Key::kGroupQueryAttention).value_or(false) &&
+    if (megatron_lm_family(job.framework()) && !job.get_bool(Key::kGroupQueryAttention).value_or(false) &&
         job.fact(Key::kNumQueryGroups)->origin == Origin::kMegatronFlag)
       return;
     if (*g % *tp == 0 || *tp % *g == 0) return;

@@ -36,9 +36,14 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4 --num
 ```
 
 ## Framework behaviour
-Megatron-LM refuses to start. Megatron-Bridge and NeMo have no such check (their performance scripts
-set the variable themselves), so the rule applies to Megatron-LM launches only. Blackwell profiles
-(`dgx-b200`, `gb200-nvl72`, `gb300-nvl72`) do not need it.
+Megatron-LM refuses to start (`megatron/training/arguments.py:1476-1478@d98e8a64ddf3`, only before
+Blackwell: `get_device_arch_version() < 10`). Megatron-DeepSpeed (a launch with `--deepspeed` or its own
+flags) raises `RuntimeError: Using sequence parallelism requires setting the environment variable
+CUDA_DEVICE_MAX_CONNECTIONS to 1` only when sequence parallelism stays on, i.e. with SP and TP > 1; with
+`--deepspeed` it turns the asynchronous all-reduce off itself, so TP alone needs nothing
+(`megatron/arguments.py:387-411@f4157bea69f3`). Megatron-Bridge and NeMo have no such check (their
+performance scripts set the variable themselves). Blackwell profiles (`dgx-b200`, `gb200-nvl72`,
+`gb300-nvl72`) do not need it.
 
 ## References
 - reference/megatron-rules.md §7, rule O1
@@ -53,23 +58,41 @@ class CudaDeviceMaxConnections final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
-    if (job.framework() != Framework::kMegatronLM || job.launch() == LaunchKind::kNone) return;
+    if (!megatron_lm_family(job.framework()) || job.launch() == LaunchKind::kNone) return;
     if (!pre_blackwell(job.cluster().gpu)) return;
     auto tp = job.get_int(Key::kTensorModelParallelSize), cp = job.get_int(Key::kContextParallelSize);
     if (!tp || !cp || (*tp <= 1 && *cp <= 1)) return;
+    bool deepspeed = job.framework() == Framework::kMegatronDeepSpeed;
+    if (deepspeed) {  // only sequence parallelism (kept on with TP > 1) makes Megatron-DeepSpeed raise
+      auto sp = job.get_bool(Key::kSequenceParallel);
+      if (!sp || !*sp || *tp <= 1) return;
+    }
     const Fact* env = job.fact(Key::kCudaDeviceMaxConnections);
     if (env && (env->value.is_unknown() || env->value.as_int() == 1)) return;
-    const Fact* cause =
-        *tp > 1 ? job.fact(Key::kTensorModelParallelSize) : job.fact(Key::kContextParallelSize);
+    const Fact* cause = deepspeed ? job.fact(Key::kSequenceParallel)
+                        : *tp > 1 ? job.fact(Key::kTensorModelParallelSize)
+                                  : job.fact(Key::kContextParallelSize);
+    std::string gpus = job.cluster().name.empty() || job.cluster().name == default_cluster_profile().name
+                           ? fmt::format("{} GPUs (the default {} profile; pass --cluster for Blackwell)",
+                                         job.cluster().gpu, default_cluster_profile().name)
+                           : fmt::format("{} GPUs (the {} profile)", job.cluster().gpu, job.cluster().name);
+    std::string missing = env ? "CUDA_DEVICE_MAX_CONNECTIONS=" + env->value.to_string()
+                              : std::string("CUDA_DEVICE_MAX_CONNECTIONS is not exported");
     Finding f;
     f.location = env ? env->location : Location{job.path(), job.range()};
-    f.message = fmt::format(
-        "this Megatron-LM launch uses {}={} on {} GPUs but {}; Megatron-LM asserts \"Using tensor model "
-        "parallelism "
-        "or context parallelism require setting the environment variable CUDA_DEVICE_MAX_CONNECTIONS to 1\"",
-        *tp > 1 ? "TP" : "CP", *tp > 1 ? *tp : *cp, job.cluster().gpu,
-        env ? "CUDA_DEVICE_MAX_CONNECTIONS=" + env->value.to_string()
-            : "CUDA_DEVICE_MAX_CONNECTIONS is not exported");
+    if (deepspeed)
+      f.message = fmt::format(
+          "this Megatron-DeepSpeed launch keeps sequence parallelism on (TP={}) on {} but {}; "
+          "Megatron-DeepSpeed "
+          "raises \"Using sequence parallelism requires setting the environment variable "
+          "CUDA_DEVICE_MAX_CONNECTIONS to 1\"",
+          *tp, gpus, missing);
+    else
+      f.message = fmt::format(
+          "this Megatron-LM launch uses {}={} on {} but {}; Megatron-LM asserts \"Using tensor model "
+          "parallelism or context parallelism require setting the environment variable "
+          "CUDA_DEVICE_MAX_CONNECTIONS to 1\"",
+          *tp > 1 ? "TP" : "CP", *tp > 1 ? *tp : *cp, gpus, missing);
     f.help = "export CUDA_DEVICE_MAX_CONNECTIONS=1 before the launch";
     if (cause && cause->location.in_file()) f.related.push_back({cause->location, "set here"});
     out.push_back(std::move(f));

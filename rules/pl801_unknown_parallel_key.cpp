@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "lint/rule.h"
+#include "lint/settings_catalogue.h"
 
 namespace parlint {
 namespace {
@@ -60,33 +61,6 @@ constexpr std::array kParallelKeys = {Key::kTensorModelParallelSize,
                                       Key::kCpCommType,
                                       Key::kNumLayersInFirstPipelineStage,
                                       Key::kNumLayersInLastPipelineStage};
-
-// Real Megatron-LM flags and config fields that contain "parallel" but are not in the key table.
-constexpr std::string_view kKnownParallelNames[] = {"data_parallel_random_init",
-                                                    "data_parallel_sharding_strategy",
-                                                    "pipeline_model_parallel_split_rank",
-                                                    "encoder_tensor_model_parallel_size",
-                                                    "encoder_pipeline_model_parallel_size",
-                                                    "decoder_first_pipeline_num_layers",
-                                                    "tensor_parallel_num_weight_shards",
-                                                    "expert_tensor_parallel_num_weight_shards",
-                                                    "hybrid_context_parallel",
-                                                    "pipeline_model_parallel_comm_backend",
-                                                    "async_tensor_model_parallel_allreduce",
-                                                    "no_async_tensor_model_parallel_allreduce",
-                                                    "parallel_output",
-                                                    "defer_embedding_wgrad_compute",
-                                                    "use_tp_pp_dp_mapping",
-                                                    "num_distributed_optimizer_instances",
-                                                    "context_parallel_size",
-                                                    "ddp_average_in_collective",
-                                                    "virtual_pipeline_model_parallel_size",
-                                                    "moe_extended_tp",
-                                                    "parallel_attention",
-                                                    "num_virtual_stages_per_pipeline_rank",
-                                                    "microbatch_group_size_per_virtual_pipeline_stage",
-                                                    "eval_context_parallel_size",
-                                                    "sequence_parallel_size"};
 
 // Distances from a spelled name to a parallel key. Every flag a launch script passes that parlint does
 // not model reaches this rule (tens per script), so the distances use one row sized by the key, on the
@@ -160,6 +134,15 @@ bool in_scope(const UnrecognizedSetting& u) {
          section == "trainer.strategy" || section == "strategy" || section == "parallelism";
 }
 
+// Megatron-LM's and Megatron-DeepSpeed's training entry points (pretrain_gpt.py, pretrain_mamba.py, ...)
+// take their own arguments only.
+bool megatron_training_entry(const Job& job) {
+  std::string_view entry = job.entry_script();
+  auto slash = entry.rfind('/');
+  if (slash != std::string_view::npos) entry.remove_prefix(slash + 1);
+  return entry.starts_with("pretrain_");
+}
+
 bool keys_fit_distance_rows() {
   return std::all_of(kParallelKeys.begin(), kParallelKeys.end(),
                      [](Key k) { return key_name(k).size() <= kMaxKeyLength; });
@@ -186,8 +169,10 @@ class UnknownParallelKey final : public Rule {
         auto dot = spelled.rfind('.');
         name = std::string(dot == std::string_view::npos ? spelled : spelled.substr(dot + 1));
       }
-      if (std::find(std::begin(kKnownParallelNames), std::end(kKnownParallelNames), name) !=
-          std::end(kKnownParallelNames))
+      // A real setting of any framework parlint knows is never reported (DESIGN "PL801's scope"); a tool's
+      // flag is real for that tool, not for a Megatron training entry point.
+      if (u.is_flag ? is_training_flag(spelled) || (is_tool_flag(spelled) && !megatron_training_entry(job))
+                    : is_real_setting_key(name))
         continue;
       // A name this long is generated text, not a misspelt setting (and would cost a long comparison).
       if (name.size() > 4 * kMaxKeyLength) continue;

@@ -125,11 +125,18 @@ class LanguageServer {
   void notify(const std::string& method, json params) {
     writer_.send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
   }
-  static void log(const std::string& message) { std::cerr << "parlint lsp: " << message << "\n"; }
+  static void log(const std::string& message) { write_stderr("parlint lsp: " + message + "\n"); }
   // PARLINT_LSP_TRACE=1: the worker's decisions on stderr, for debugging scheduling.
   static void trace(const std::string& message) {
     static const bool on = std::getenv("PARLINT_LSP_TRACE") != nullptr;
-    if (on) std::cerr << "parlint lsp trace: " << message << std::endl;
+    if (on) write_stderr("parlint lsp trace: " + message + "\n");
+  }
+  // The reader and the worker both write to std::cerr, which is unsynchronized after
+  // sync_with_stdio(false): one lock keeps each line whole and the stream's buffer free of races.
+  static void write_stderr(const std::string& line) {
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::cerr << line << std::flush;
   }
 
   // Returns true when the server should exit.
@@ -217,6 +224,8 @@ class LanguageServer {
 
   // ---- lifecycle ------------------------------------------------------------------------------
   json initialize(const json& params) {
+    // The worker reads encoding_ and the debounce under mu_, and a client may send initialize again.
+    std::lock_guard<std::mutex> lock(mu_);
     initialized_ = true;
     encoding_ = PositionEncoding::kUtf16;
     if (params.contains("capabilities")) {
