@@ -65,6 +65,21 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       slot->value = Value::unknown(fmt::format("{} is larger than any real setting", *v));
     written_[static_cast<std::size_t>(f.key)] = f.origin != Origin::kRecipeDefault || f.location.in_file();
   }
+  // A recipe parlint does not know sets values it cannot see: what the launch leaves to the recipe is
+  // unknown, never the framework default (which would give definite, false findings).
+  if (!raw.recipe.empty() && !find_recipe(raw.recipe)) {
+    std::string reason = fmt::format("set by the recipe {}, which parlint does not know", raw.recipe);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
+      if (!values_[k]) {
+        Fact f = default_fact(static_cast<Key>(k), Value::unknown(reason), "");
+        f.origin = Origin::kRecipeDefault;
+        values_[k] = std::move(f);
+      }
+    notes_.push_back(
+        fmt::format("recipe {} was not found among the built-in recipes; the values it sets are "
+                    "unknown",
+                    raw.recipe));
+  }
   describes_model_ =
       get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
   apply_defaults(options);
@@ -268,8 +283,12 @@ void Job::derive_world_size() {
                                                    : u->spelling + " is not a number");
   }
   w.location = count->location.in_file() ? count->location : per_node->location;
-  w.spelling = fmt::format("{}={} × {}={}", count->spelling, count->value.to_string(), per_node->spelling,
-                           per_node->value.to_string());
+  // A default already spells its value ("torchrun's default --nnodes=1"): not "--nnodes=1=1".
+  auto spelled = [](const Fact* f) {
+    return f->spelling.find('=') != std::string::npos ? f->spelling
+                                                      : f->spelling + "=" + f->value.to_string();
+  };
+  w.spelling = spelled(count) + " × " + spelled(per_node);
   w.weak = count->weak || per_node->weak;
   w.weak_note = count->weak ? count->weak_note : per_node->weak_note;
   if (count->location.in_file()) w.written_at.push_back({count->location, "node count set here"});

@@ -126,6 +126,11 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
     return std::nullopt;
   }
   if (!section_holds_settings(sections)) return std::nullopt;
+  // NeMo 1's model.bias is Megatron-Core's add_bias_linear (megatron_gpt_config.yaml: "bias: True").
+  if (leaf == "bias") {
+    if (sections.size() == 1 && sections[0] == "model") return KeyMatch{Key::kAddBiasLinear};
+    return std::nullopt;
+  }
 
   std::optional<Key> key = key_from_name(leaf);
   bool inverted = false;

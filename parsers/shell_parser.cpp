@@ -1476,24 +1476,44 @@ class ShellParser {
     emit(l, w, where, env, overlay, ctx);
   }
 
-  // deepspeed [--num_nodes N] [--num_gpus G] script.py args: N x G ranks, like torchrun.
+  // deepspeed [--num_nodes N] [--num_gpus G] script.py args: N x G ranks, like torchrun. Without
+  // --num_gpus it starts one rank per GPU of each host (or those --include / the hostfile's slots name);
+  // without --num_nodes, every host of the hostfile, or this host alone when there is none.
   void deepspeed(std::vector<ShellText>& w, std::size_t i, const Location& where, Env& env, Env& overlay,
                  Context& ctx) {
     Launch l;
     l.kind = LaunchKind::kTorchrun;
     std::size_t k = i;
+    bool gpus = false, nodes = false, hosts = false;
+    const ShellText* launcher = i > 0 ? &w[i - 1] : nullptr;
     for (; k < w.size() && w[k].text.starts_with("-"); ++k) {
-      std::string opt = w[k].text;
-      if (opt.find('=') != std::string::npos || k + 1 >= w.size()) continue;
+      std::string opt = w[k].text.substr(0, w[k].text.find('='));
       std::replace(opt.begin(), opt.end(), '-', '_');
+      if (opt == "__hostfile" || opt == "_H" || opt == "__include" || opt == "_i" || opt == "__exclude" ||
+          opt == "_e")
+        hosts = true;
+      if (w[k].text.find('=') != std::string::npos || k + 1 >= w.size()) continue;
       if (opt == "__num_gpus" || opt == "__num_nodes") {
         Key key = opt == "__num_gpus" ? Key::kNprocPerNode : Key::kNnodes;
+        (key == Key::kNprocPerNode ? gpus : nodes) = true;
         l.launcher_facts.push_back(
             launcher_fact(key, count_of(w[k + 1], false), w[k], &w[k + 1], "deepspeed " + w[k].text));
       }
       if (opt != "__no_local_rank" && opt != "__force_multi" && opt != "__no_python") ++k;
     }
     if (k >= w.size()) return;
+    if (!gpus && launcher)
+      l.launcher_facts.push_back(launcher_fact(
+          Key::kNprocPerNode,
+          Value::unknown(hosts ? "deepspeed takes the GPUs the hostfile or --include names"
+                               : "deepspeed starts one rank per GPU of the host (no --num_gpus)"),
+          *launcher, nullptr, "deepspeed without --num_gpus"));
+    if (!nodes && launcher)
+      l.launcher_facts.push_back(
+          hosts ? launcher_fact(Key::kNnodes, Value::unknown("deepspeed runs on the hosts of its hostfile"),
+                                *launcher, nullptr, "deepspeed --hostfile")
+                : launcher_fact(Key::kNnodes, Value::integer(1), *launcher, nullptr,
+                                "deepspeed's default --num_nodes=1 (no hostfile: this host only)"));
     l.entry = k;
     emit(l, w, where, env, overlay, ctx);
   }

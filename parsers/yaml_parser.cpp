@@ -3,6 +3,9 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 #include "parsers/omegaconf.h"
@@ -391,8 +394,53 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
         range.end = std::max(range.end, e.location.range.end);
       }
     }
-    DocumentExtractor extractor(entries);
-    out.jobs.push_back(extractor.extract(range));
+    // Several sections of Megatron-LM flags in one document (Megatron-LM's functional tests:
+    // MODEL_ARGS, MODEL_ARGS_2, ...) are several runs: one job each, sharing the other sections.
+    // A section merged into others (`BASE: &base` ... `<<: *base`) is their base, not a run.
+    std::vector<std::string> flag_sections;
+    for (const auto& e : entries)
+      if (e.path.size() == 2 && e.path[1].starts_with("--") &&
+          std::find(flag_sections.begin(), flag_sections.end(), e.path[0]) == flag_sections.end())
+        flag_sections.push_back(e.path[0]);
+    if (flag_sections.size() > 1) {
+      std::multimap<SourcePosition, const std::string*> merged_at;  // where merged values were written
+      for (const auto& e : entries)
+        if (e.from_merge && !e.path.empty()) merged_at.emplace(e.location.range.start, &e.path[0]);
+      std::set<std::string> bases;
+      for (const auto& e : entries) {
+        if (e.from_merge || e.path.size() != 2) continue;
+        auto [lo, hi] = merged_at.equal_range(e.location.range.start);
+        for (auto it = lo; it != hi; ++it)
+          if (*it->second != e.path[0]) bases.insert(e.path[0]);
+      }
+      std::erase_if(flag_sections, [&](const std::string& section) { return bases.count(section) > 0; });
+    }
+    if (flag_sections.size() <= 1) {
+      DocumentExtractor extractor(entries);
+      out.jobs.push_back(extractor.extract(range));
+      continue;
+    }
+    for (const auto& section : flag_sections) {
+      std::vector<Entry> run;
+      SourceRange run_range;
+      for (const auto& e : entries) {
+        bool other_run =
+            e.path.size() > 1 && e.path[0] != section &&
+            std::find(flag_sections.begin(), flag_sections.end(), e.path[0]) != flag_sections.end();
+        if (other_run) continue;
+        run.push_back(e);
+        if (e.path[0] == section && e.location.range.valid()) {
+          if (!run_range.valid() || e.location.range.start < run_range.start)
+            run_range.start = e.location.range.start;
+          if (!run_range.valid() || run_range.end < e.location.range.end)
+            run_range.end = e.location.range.end;
+        }
+      }
+      DocumentExtractor extractor(run);
+      RawJob job = extractor.extract(run_range.valid() ? run_range : range);
+      job.description = "YAML document, " + section;
+      out.jobs.push_back(std::move(job));
+    }
   }
   return out;
 }

@@ -51,6 +51,12 @@ class EpTpWithoutSp final : public Rule {
     auto ep = job.get_int(Key::kExpertModelParallelSize), tp = job.get_int(Key::kTensorModelParallelSize);
     auto sp = job.get_bool(Key::kSequenceParallel);
     if (!ep || !tp || !sp || *ep <= 1 || *tp <= 1 || *sp) return;
+    // SP off only by default counts where the framework's default is known (Megatron-LM flags, NeMo,
+    // Bridge recipes, a described model); a config object of a class parlint does not know may set it
+    // elsewhere (Bridge's perf WorkloadBaseConfig derives SP = TP > 1).
+    if (!job.is_written(Key::kSequenceParallel) && !job.describes_model() &&
+        job.framework() == Framework::kUnknown)
+      return;
     const Fact* sp_fact = job.fact(Key::kSequenceParallel);
     const Fact* ep_fact = job.fact(Key::kExpertModelParallelSize);
     Finding f;

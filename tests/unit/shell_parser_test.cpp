@@ -328,3 +328,24 @@ TEST(ShellParser, SizeExpressionsAndLiterals) {
 
 }  // namespace
 }  // namespace parlint
+
+namespace parlint {
+namespace {
+
+TEST(ShellParser, DeepspeedLauncherDefaultsToEveryGpuOfTheHost) {
+  SourceText plain("deepspeed pretrain_gpt.py --tensor-model-parallel-size 2 --deepspeed\n");
+  auto pf = parse_shell("t.sh", plain);
+  ASSERT_EQ(pf.jobs.size(), 1u);
+  const Fact* per_node = testing::find_fact(pf.jobs[0], Key::kNprocPerNode);
+  ASSERT_NE(per_node, nullptr);
+  EXPECT_TRUE(per_node->value.is_unknown());  // not torchrun's default of 1
+  EXPECT_EQ(testing::find_fact(pf.jobs[0], Key::kNnodes)->value.as_int(), 1);
+  EXPECT_EQ(pf.jobs[0].framework, Framework::kMegatronDeepSpeed);
+  SourceText hosts("deepspeed --hostfile hosts --num_gpus 8 pretrain_gpt.py --deepspeed\n");
+  auto pf2 = parse_shell("t.sh", hosts);
+  EXPECT_TRUE(testing::find_fact(pf2.jobs[0], Key::kNnodes)->value.is_unknown());
+  EXPECT_EQ(testing::find_fact(pf2.jobs[0], Key::kNprocPerNode)->value.as_int(), 8);
+}
+
+}  // namespace
+}  // namespace parlint

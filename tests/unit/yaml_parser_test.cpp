@@ -252,3 +252,27 @@ TEST(YamlParser, ManyDocumentsAreBounded) {
 }
 
 }  // namespace parlint
+
+namespace parlint {
+namespace {
+using testing::find_fact;
+using testing::parse;
+
+TEST(YamlParser, SeveralFlagSectionsAreSeveralRunsAndTheirBaseIsNone) {
+  auto pf = parse(
+      "BASE: &base\n  --num-layers: 24\n  --sequence-parallel: true\n"
+      "MODEL_ARGS:\n  <<: *base\n  --tensor-model-parallel-size: 1\n"
+      "MODEL_ARGS_2:\n  <<: *base\n  --tensor-model-parallel-size: 2\n"
+      "ENV_VARS:\n  CUDA_DEVICE_MAX_CONNECTIONS: 1\n");
+  ASSERT_EQ(pf.jobs.size(), 2u);  // one per run, not one for BASE
+  EXPECT_EQ(find_fact(pf.jobs[0], Key::kTensorModelParallelSize)->value.as_int(), 1);
+  EXPECT_EQ(find_fact(pf.jobs[1], Key::kTensorModelParallelSize)->value.as_int(), 2);
+  for (const auto& job : pf.jobs) {
+    EXPECT_TRUE(job.conflicts.empty());  // different runs, not one key set twice
+    EXPECT_EQ(find_fact(job, Key::kNumLayers)->value.as_int(), 24);
+    EXPECT_NE(find_fact(job, Key::kCudaDeviceMaxConnections), nullptr);
+  }
+}
+
+}  // namespace
+}  // namespace parlint
