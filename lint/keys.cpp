@@ -57,6 +57,7 @@ constexpr FlagAlias kFlagAliases[] = {
     {"--decoder-first-pipeline-num-layers", Key::kNumLayersInFirstPipelineStage, false},
     {"--decoder-last-pipeline-num-layers", Key::kNumLayersInLastPipelineStage, false},
     {"--disable-bias-linear", Key::kAddBiasLinear, true},
+    {"--microbatch-group-size-per-virtual-pipeline-stage", Key::kMicrobatchGroupSizePerVpStage, false},
     {"--num-virtual-stages-per-pipeline-rank", Key::kVirtualPipelineModelParallelSize, false},
     {"--untie-embeddings-and-output-weights", Key::kShareEmbeddingsAndOutputWeights, true},
 };

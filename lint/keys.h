@@ -16,6 +16,7 @@ namespace parlint {
   X(kContextParallelSize, "context_parallel_size", kInt)                                   \
   X(kHierarchicalContextParallelSizes, "hierarchical_context_parallel_sizes", kList)       \
   X(kCpCommType, "cp_comm_type", kAny)                                                     \
+  X(kExperimentalAttentionVariant, "experimental_attention_variant", kAny)                 \
   X(kExpertModelParallelSize, "expert_model_parallel_size", kInt)                          \
   X(kExpertTensorParallelSize, "expert_tensor_parallel_size", kInt)                        \
   X(kSequenceParallel, "sequence_parallel", kBool)                                         \
@@ -25,6 +26,7 @@ namespace parlint {
   X(kAccountForLossInPipelineSplit, "account_for_loss_in_pipeline_split", kBool)           \
   X(kPipelineModelParallelLayout, "pipeline_model_parallel_layout", kAny)                  \
   X(kNumLayersPerVirtualPipelineStage, "num_layers_per_virtual_pipeline_stage", kInt)      \
+  X(kMicrobatchGroupSizePerVpStage, "microbatch_group_size_per_vp_stage", kInt)            \
   X(kUseTpPpDpMapping, "use_tp_pp_dp_mapping", kBool)                                      \
   X(kMtpNumLayers, "mtp_num_layers", kInt)                                                 \
   X(kRecomputeGranularity, "recompute_granularity", kAny)                                  \

@@ -1596,6 +1596,20 @@ class ShellParser {
     return f;
   }
 
+  // A training run, not a CPU helper (tools/preprocess_data.py, MLPerf's log and mount checkers): a
+  // distributed launcher, training settings among the arguments, or a training entry point's name.
+  static bool training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta) {
+    if (l.kind == LaunchKind::kTorchrun) return true;
+    if (ta.megatron_flags || ta.hydra_overrides || ta.recipe || ta.lightning_trainer || ta.deepspeed ||
+        !ta.facts.empty())
+      return true;
+    std::string_view base = basename(entry);
+    for (std::string_view word :
+         {"train", "pretrain", "finetune", "fine_tune", "sft", "run_recipe", "megatron_"})
+      if (base.find(word) != std::string_view::npos) return true;
+    return false;
+  }
+
   void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
             Context& ctx) {
     std::string entry = w[l.entry].text;
@@ -1613,7 +1627,7 @@ class ShellParser {
       if (!c.unknown) job.config_files.push_back(std::move(c));
     job.under_srun = ctx.under_srun;
     job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
-    job.gpu_entry_point = true;
+    job.gpu_entry_point = training_launch(l, entry, ta);
     job.launch = l.kind;
     if (l.kind == LaunchKind::kPython && ta.lightning_trainer) job.launch = LaunchKind::kLightning;
     std::string_view base = basename(entry);

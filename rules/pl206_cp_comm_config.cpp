@@ -41,7 +41,11 @@ model:
 
 ## Framework behaviour
 Transformer Engine fails at the first step; Megatron-LM and Megatron-Bridge assert at start-up for the
-hierarchical settings.
+hierarchical settings. DeepSeek Sparse Attention (`experimental_attention_variant: dsa`) does not use
+Transformer Engine's attention: it normalises the type (`all_gather` and `allgather` are the same,
+`dsa_layout.py:115-119@d98e8a64ddf3`) and with CP > 1 asserts "DSAttention context parallelism currently
+supports cp_comm_type=allgather only" (`dsa.py:1805-1808@d98e8a64ddf3`), so for DSA `allgather` is
+required, and the default `p2p` is refused.
 
 ## References
 - reference/megatron-rules.md §3, rules C2, C3, C5, C6; §12.3
@@ -70,6 +74,24 @@ class CpCommConfig final : public Rule {
       f.help = std::move(help);
       out.push_back(std::move(f));
     };
+    const Fact* variant = job.fact(Key::kExperimentalAttentionVariant);
+    if (variant && variant->value.kind() == Value::Kind::kString && variant->value.text() == "dsa") {
+      // DSA attention has its own CP path: it accepts allgather (any spelling) and nothing else.
+      if (!cp || *cp <= 1) return;
+      if (type && type->value.is_unknown()) return;
+      if (!type && !job.describes_model()) return;  // the default p2p counts only where defaults are known
+      std::string t = types.empty() ? "p2p" : types.front();
+      std::erase(t, '_');
+      std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (t == "allgather") return;
+      finding(type ? type : variant,
+              fmt::format(
+                  "DSA attention with CP={} and cp_comm_type \"{}\"{}: Megatron-Core asserts \"DSAttention "
+                  "context parallelism currently supports cp_comm_type=allgather only\"",
+                  *cp, types.empty() ? "p2p" : types.front(), type ? "" : " (the default)"),
+              "set cp_comm_type to allgather");
+      return;
+    }
     for (const auto& t : types) {
       if (valid_type(t)) continue;
       finding(

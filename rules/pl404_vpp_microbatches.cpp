@@ -7,18 +7,24 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL404", "vpp-microbatches", Severity::kError,
-                         "with VPP, number of microbatches GBS/(MBS*DP) not divisible by PP",
-                         R"md(# PL404 vpp-microbatches
+constexpr RuleInfo kInfo{
+    "PL404", "vpp-microbatches", Severity::kError,
+    "with VPP, the microbatches per step GBS/(MBS*DP) do not fit the schedule's group size "
+    "(microbatch_group_size_per_vp_stage, default PP)",
+    R"md(# PL404 vpp-microbatches
 
 ## What it does
-With the interleaved schedule (PP > 1 and VPP), checks that the number of microbatches per step,
-GBS / (MBS·DP), is at least PP and a multiple of PP.
+With the interleaved schedule (PP > 1 and VPP), checks the number of microbatches per step,
+M = GBS / (MBS·DP), against the schedule's group size g (`microbatch_group_size_per_vp_stage`, default
+PP): PP ≤ g ≤ M, and M % g is 0 or at least PP.
 
 ## Why
-The interleaved schedule runs microbatches in groups of PP (`microbatch_group_size_per_vp_stage`
-defaults to PP). Megatron-Core raises at the first step: "The number of contiguous micro-batches in a
-virtual pipeline stage should range in [PP, M]" or "The remainder of M ... should be 0".
+The interleaved schedule runs microbatches in groups of g per virtual stage. Megatron-Core raises at the
+first step: "The number of contiguous micro-batches in a virtual pipeline stage should range in [PP, M]"
+(ValueError) or "The remainder of M (the total micro-batches) divided by N ... should be 0, or larger than
+or equal to the pipeline-parallel size" (RuntimeError), `megatron/core/pipeline_parallel/schedules.py:1160-1180@d98e8a64ddf3`.
+With g = PP this is "M a multiple of PP"; a larger g allows more (GLM-5.2's recipe: PP 13, VPP 2, M 32,
+g 16: 32 % 16 = 0 and 13 ≤ 16 ≤ 32, valid).
 
 ## Example
 ```yaml
@@ -60,18 +66,42 @@ class VppMicrobatches final : public Rule {
     auto dp = job.data_parallel();
     if (!dp || *dp <= 0 || *gbs % (*mbs * *dp) != 0) return;  // PL503 reports the batch split
     std::int64_t m = *gbs / (*mbs * *dp);
-    if (m >= *pp && m % *pp == 0) return;
+    // The schedule runs microbatches in groups of g per virtual stage (default g = PP): it needs
+    // PP <= g <= M and a last group that is empty or at least PP long (schedules.py:1160-1180).
+    std::int64_t g = *pp;
+    const Fact* g_fact = job.fact(Key::kMicrobatchGroupSizePerVpStage);
+    if (g_fact) {
+      if (g_fact->value.is_unknown()) return;
+      if (auto v = g_fact->value.as_int()) g = *v;
+    }
+    std::int64_t rest = g > 0 ? m % g : 0;
+    bool range_ok = g >= *pp && g <= m;
+    if (range_ok && (rest == 0 || rest >= *pp)) return;
     const Fact* gbs_fact = job.fact(Key::kGlobalBatchSize);
+    std::string group = g_fact && g_fact->location.in_file()
+                            ? fmt::format("microbatch_group_size_per_vp_stage={}", g)
+                            : fmt::format("the default group of PP={} microbatches", g);
     Finding f;
     f.location = gbs_fact->location.in_file() ? gbs_fact->location
                                               : job.fact(Key::kVirtualPipelineModelParallelSize)->location;
-    f.message = fmt::format(
-        "the interleaved schedule (PP={}, VPP={}) needs the microbatches per step, GBS/(MBS·DP) = "
-        "{}/({}·{}) = {}, to be a multiple of PP; Megatron-Core raises at the first step",
-        *pp, *vpp, *gbs, *mbs, *dp, m);
-    std::int64_t step = *mbs * *dp * *pp;
-    f.help = fmt::format("use a global batch size that is a multiple of MBS·DP·PP = {} ({} or {})", step,
-                         std::max<std::int64_t>(step, *gbs / step * step), (*gbs / step + 1) * step);
+    if (!range_ok)
+      f.message = fmt::format(
+          "the interleaved schedule (PP={}, VPP={}) runs {} per virtual stage, but a step has only "
+          "GBS/(MBS·DP) = {}/({}·{}) = {} microbatches; Megatron-Core raises \"The number of contiguous "
+          "micro-batches in a virtual pipeline stage should range in [PP={} , M={}]\" at the first step",
+          *pp, *vpp, group, *gbs, *mbs, *dp, m, *pp, m);
+    else
+      f.message = fmt::format(
+          "the interleaved schedule (PP={}, VPP={}) runs {}; GBS/(MBS·DP) = {}/({}·{}) = {} microbatches "
+          "leave a last group of {}, fewer than PP; Megatron-Core raises \"The remainder of M ... should be "
+          "0, "
+          "or larger than or equal to the pipeline-parallel size\" at the first step",
+          *pp, *vpp, group, *gbs, *mbs, *dp, m, rest);
+    std::int64_t step = *mbs * *dp * g;
+    f.help = fmt::format("use a global batch size that is a multiple of MBS·DP·{} = {} ({} or {})",
+                         g == *pp ? "PP" : "g", step, std::max<std::int64_t>(step, *gbs / step * step),
+                         (*gbs / step + 1) * step);
+    if (g_fact && g_fact->location.in_file()) f.related.push_back({g_fact->location, "group size set here"});
     out.push_back(std::move(f));
   }
 };
