@@ -1,5 +1,6 @@
 #include "lint/engine.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -210,6 +211,22 @@ Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback
   return d;
 }
 
+// A finding reported at a setting outside the job it holds for (a recipe that calls another recipe and
+// inherits its values, a launch that reads a config file) names that job and relates it (DESIGN
+// "Findings inherited through calls").
+void name_the_job(Finding& f, const Job& job) {
+  // Recipe functions only (their extent is known): a launch's settings are written around it (TP=16
+  // above the torchrun line), and a module-level object's keywords are part of it.
+  const SourceRange& extent = job.extent();
+  if (!extent.valid() || !f.location.in_file() || job.description().empty()) return;
+  bool inside = f.location.path == job.path() && !(f.location.range.start < extent.start) &&
+                !(extent.end < f.location.range.end);
+  if (inside) return;
+  f.message += fmt::format(" (this holds for {}, line {}{}, which inherits the setting)", job.description(),
+                           job.range().start.line, f.location.path == job.path() ? "" : " of " + job.path());
+  f.related.push_back({{job.path(), {job.range().start, job.range().start}}, "the job this holds for"});
+}
+
 ParsedFile parse_source(const std::string& path, const SourceText& source) {
   ParsedFile parsed;
   parsed.path = path;
@@ -264,8 +281,10 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
       findings.clear();
       rule->check_job(*job, findings);
       Location job_start{path, {job->range().start, job->range().start}};
-      for (auto& f : findings)
+      for (auto& f : findings) {
+        name_the_job(f, *job);
         found.push_back(to_diagnostic(*rule, std::move(f), job_start, options.severity));
+      }
     }
   }
   std::map<std::string, std::unique_ptr<SourceText>> others;  // files findings point into (cross-file)
@@ -398,7 +417,10 @@ std::vector<Diagnostic> job_findings(const Job& job, const EngineOptions& option
     if (!options.rules.enabled(rule->info().code)) continue;
     std::vector<Finding> findings;
     rule->check_job(job, findings);
-    for (auto& f : findings) out.push_back(to_diagnostic(*rule, std::move(f), start, options.severity));
+    for (auto& f : findings) {
+      name_the_job(f, job);
+      out.push_back(to_diagnostic(*rule, std::move(f), start, options.severity));
+    }
   }
   std::sort(out.begin(), out.end(), diagnostic_less);
   return out;

@@ -25,6 +25,7 @@ constexpr std::int64_t kLargestSetting = std::int64_t{1} << 24;
 Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
     : path_(std::move(path)),
       range_(raw.range),
+      extent_(raw.extent),
       framework_(options.framework != Framework::kUnknown ? options.framework : raw.framework),
       description_(raw.description),
       conflicts_(raw.conflicts),

@@ -37,6 +37,9 @@ class Job {
 
   const std::string& path() const { return path_; }
   const SourceRange& range() const { return range_; }
+  // All of the job's text: a recipe function from `def` to its last line (range() is where it starts).
+  // Empty unless the parser knows it (recipe functions).
+  const SourceRange& extent() const { return extent_; }
   Framework framework() const { return framework_; }
   const std::string& description() const { return description_; }
 
@@ -79,6 +82,7 @@ class Job {
 
   std::string path_;
   SourceRange range_;
+  SourceRange extent_;
   Framework framework_;
   std::string description_;
   std::array<std::optional<Fact>, kKeyCount> values_;

@@ -1,6 +1,21 @@
 #include "lint/value.h"
 
+#include <algorithm>
+
 namespace parlint {
+
+std::string Value::readable(std::string text) {
+  if (std::none_of(text.begin(), text.end(), [](char c) { return c == '\x01'; })) return text;
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\x01') {
+      out.push_back(text[i]);
+    } else if (i == 0 || text[i - 1] != '\x01') {
+      out += "\u2026";
+    }
+  }
+  return out;
+}
 
 std::string Value::to_string() const {
   switch (kind_) {

@@ -12,7 +12,9 @@ class Value {
   enum class Kind { kUnknown, kNull, kInt, kBool, kString, kList };
 
   Value() : kind_(Kind::kNull) {}
-  static Value unknown(std::string reason) { return Value(Kind::kUnknown, std::move(reason)); }
+  // A reason quotes the text it could not read; bytes below 0x20 there (a parser's placeholder for text
+  // known only at run time) become "…", so no internal marker reaches a report.
+  static Value unknown(std::string reason) { return Value(Kind::kUnknown, readable(std::move(reason))); }
   static Value null() { return Value(Kind::kNull, {}); }
   static Value integer(std::int64_t v) {
     Value x(Kind::kInt, {});
@@ -47,6 +49,7 @@ class Value {
   bool operator==(const Value& other) const;
 
  private:
+  static std::string readable(std::string text);
   Value(Kind kind, std::string text) : kind_(kind), text_(std::move(text)) {}
   Kind kind_;
   std::int64_t int_ = 0;

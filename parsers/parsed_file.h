@@ -20,6 +20,7 @@ enum class LaunchKind {
 
 struct RawJob {
   SourceRange range;                          // the launch command or config document this job describes
+  SourceRange extent;                         // all of its text when longer than `range` (a function's body)
   Framework framework = Framework::kUnknown;  // what the syntax says (NeMo 1 YAML, Megatron-LM flags...)
   std::string description;                    // "YAML document", "torchrun launch", ...
   // In file order. For each key the fact with the highest priority wins, the last among equals.

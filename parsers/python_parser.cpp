@@ -159,7 +159,11 @@ class PythonParser {
       if (!ts_node_is_null(body)) walk_block(body, scope, table, fctx, 0, false);
       bool sets = false;
       for (const auto& f : table.facts) sets |= f.origin != Origin::kRecipeName;
-      if (sets) emit(std::move(table), name + "()", node_location(node).range);
+      if (sets) {
+        emit(std::move(table), name + "()", node_location(node).range);
+        out_.jobs.back().extent = {source_.position(ts_node_start_byte(node)),
+                                   source_.position(ts_node_end_byte(node))};
+      }
     }
     return std::move(out_);
   }

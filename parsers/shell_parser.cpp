@@ -182,8 +182,11 @@ class ShellParser {
     Word w;
     w.text = t.text;
     w.location = text_location(t);
-    w.unknown = t.unknown();
-    if (w.unknown) w.unknown_reason = t.unknown_reasons.front();
+    // A word split out of a string keeps the placeholder bytes of its run-time parts: it is unknown too.
+    w.unknown = t.unknown() || t.text.find(kUnknownByte) != std::string::npos;
+    if (w.unknown)
+      w.unknown_reason =
+          t.unknown_reasons.empty() ? "part of it is known only at run time" : t.unknown_reasons.front();
     w.weak = t.weak;
     w.weak_note = t.weak_note;
     w.written_at = t.via;
@@ -1619,7 +1622,10 @@ class ShellParser {
 
     RawJob job;
     job.range = where.range;
-    job.description = std::string(basename(entry)) + " launch";
+    // Text known only at run time is a placeholder byte inside the parser; never in a job's name.
+    job.description = w[l.entry].unknown() || entry.find(kUnknownByte) != std::string::npos
+                          ? std::string("launch of a script known only at run time")
+                          : std::string(basename(entry)) + " launch";
     if (!l.module && !w[l.entry].unknown() && entry.ends_with(".py")) job.entry_script = entry;
     if (ta.recipe && !ta.recipe->unknown) job.recipe = ta.recipe->text;
     if (ta.model && !ta.model->unknown) job.model = ta.model->text;

@@ -651,3 +651,23 @@ class SuggestFromSize(unittest.TestCase):
         self.assertEqual([f for f in doc["jobs"][0]["findings"] if f["severity"] != "info"], [])
         dense = json.loads(run("plan", "--suggest", "--format", "json", "--params", "70e9", "--gpus", "64").stdout)
         self.assertEqual(dense["assumed_architecture"], "Llama 3 70B")
+
+
+class NoInternalMarkers(TempDir):
+    """Text known only at run time is a placeholder byte inside the shell parser; it never reaches a report."""
+
+    def test_plan_and_check_print_no_placeholder_bytes(self):
+        self.write("train.sh", "#!/bin/bash\n"
+                   "case \"$SIZE\" in\n  small) TP=1 ;;\n  *) TP=4 ;;\nesac\n"
+                   "options=\"--tensor-model-parallel-size ${TP} --micro-batch-size 2\"\n"
+                   "torchrun --nproc_per_node 8 $SCRIPT ${options}\n"
+                   "deepspeed --num_gpus ${GPUS}x pretrain_gpt.py ${options}\n")
+        for args in (["plan", "--format", "json"], ["plan"], ["check", "--format", "json", "--fail-on", "never"],
+                     ["check", "--fail-on", "never"]):
+            p = run(*args, "train.sh", cwd=self.dir)
+            self.assertNotIn("\x01", p.stdout, args)
+            self.assertNotIn("\\u0001", p.stdout, args)
+            self.assertNotIn("\\x01", p.stdout, args)
+        doc = json.loads(run("plan", "--format", "json", "train.sh", cwd=self.dir).stdout)
+        self.assertEqual(doc["jobs"][0]["description"], "launch of a script known only at run time")
+        self.assertIsNone(doc["jobs"][0]["values"]["tensor_model_parallel_size"]["value"])
