@@ -56,6 +56,28 @@ std::optional<std::string> locate(const std::string& launcher, const std::vector
   return std::nullopt;
 }
 
+// The framework whose source tree holds `script` (its folder or one of the four above it), if any.
+std::optional<std::string> framework_checkout(const std::string& script) {
+  struct Marker {
+    const char* path;
+    const char* framework;
+  };
+  static constexpr Marker kMarkers[] = {{"megatron/training/arguments.py", "Megatron-LM"},
+                                        {"megatron/arguments.py", "Megatron-DeepSpeed"},
+                                        {"megatron/core/parallel_state.py", "Megatron-LM"},
+                                        {"src/megatron/bridge/__init__.py", "Megatron-Bridge"},
+                                        {"nemo/collections/__init__.py", "NeMo"},
+                                        {"megatron/neox_arguments/__init__.py", "GPT-NeoX"}};
+  std::error_code ec;
+  fs::path dir = fs::absolute(fs::path(script), ec).parent_path();
+  for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
+    for (const auto& m : kMarkers)
+      if (fs::is_regular_file(dir / m.path, ec)) return m.framework;
+    if (dir == dir.root_path()) break;
+  }
+  return std::nullopt;
+}
+
 struct Loaded {
   std::unique_ptr<SourceText> source;
   ParsedFile parsed;
@@ -150,6 +172,13 @@ class Resolver {
   void entry_script(RawJob& job, std::vector<Fact>& below) {
     auto path = locate(file_.path, {job.entry_script}, max_size_);
     if (!path || *path == file_.path) return;
+    // A framework's own entry point (Megatron-LM's pretrain_gpt.py inside a Megatron-LM checkout, Bridge's
+    // run_recipe.py) is knowledge, not the user's configuration: its code and defaults are never read as
+    // settings, so results do not depend on where parlint runs.
+    if (auto framework = framework_checkout(*path)) {
+      job.notes.push_back(*path + " is " + *framework + "'s own entry point; its source is not read as settings");
+      return;
+    }
     const ParsedFile* parsed = load(*path, true);
     const RawJob* base = nullptr;
     for (const RawJob& candidate : parsed->jobs) {

@@ -671,3 +671,27 @@ class NoInternalMarkers(TempDir):
         doc = json.loads(run("plan", "--format", "json", "train.sh", cwd=self.dir).stdout)
         self.assertEqual(doc["jobs"][0]["description"], "launch of a script known only at run time")
         self.assertIsNone(doc["jobs"][0]["values"]["tensor_model_parallel_size"]["value"])
+
+
+class FrameworkCheckout(TempDir):
+    """Inside a Megatron-LM checkout, a launch of pretrain_gpt.py is not followed into Megatron-LM's source."""
+
+    def test_results_do_not_depend_on_where_parlint_runs(self):
+        launch = ("#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\n"
+                  "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 4 "
+                  "--expert-model-parallel-size 2 --num-layers 32 --hidden-size 4096 --num-attention-heads 32\n")
+        # Framework code that, read as settings, would hide the launch's mistakes.
+        framework_entry = ("from megatron.core import parallel_state\n"
+                           "parallel_state.initialize_model_parallel(tensor_model_parallel_size=1,\n"
+                           "    expert_model_parallel_size=1, num_moe_experts=8)\n")
+        self.write("user/train.sh", launch)
+        self.write("user/pretrain_gpt.py", "")
+        self.write("checkout/examples/train.sh", launch)
+        self.write("checkout/pretrain_gpt.py", framework_entry)
+        self.write("checkout/megatron/training/arguments.py", "")
+        outside = run("check", "--format", "json", "--fail-on", "never", "train.sh", cwd=os.path.join(self.dir, "user"))
+        inside = run("check", "--format", "json", "--fail-on", "never", "examples/train.sh",
+                     cwd=os.path.join(self.dir, "checkout"))
+        codes = lambda p: sorted(d["code"] for d in json.loads(p.stdout)["diagnostics"])
+        self.assertIn("PL301", codes(outside))  # EP on a model without experts
+        self.assertEqual(codes(outside), codes(inside))
