@@ -176,7 +176,8 @@ class Resolver {
     // run_recipe.py) is knowledge, not the user's configuration: its code and defaults are never read as
     // settings, so results do not depend on where parlint runs.
     if (auto framework = framework_checkout(*path)) {
-      job.notes.push_back(*path + " is " + *framework + "'s own entry point; its source is not read as settings");
+      job.notes.push_back(*path + " is " + *framework +
+                          "'s own entry point; its source is not read as settings");
       return;
     }
     const ParsedFile* parsed = load(*path, true);

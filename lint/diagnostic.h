@@ -23,6 +23,9 @@ struct Finding {
   std::optional<Severity> severity;  // for rules with an error and a warning form
   bool weak = false;                 // depends on a fallback value: at most a warning
   bool sensitive = false;            // the located text is a secret: never shown in source snippets
+  // The job it holds for, when the setting to change is written outside it (an inherited recipe value).
+  std::string holds_for;
+  Location holds_for_at;
 };
 
 struct Diagnostic {
@@ -34,6 +37,8 @@ struct Diagnostic {
   std::vector<RelatedLocation> related;
   std::string help;
   bool sensitive = false;
+  // Jobs the finding holds for, each with where it starts (merged by the engine into the message).
+  std::vector<std::pair<std::string, Location>> holds_for;
 };
 
 // Sort order of every report: path, line, column, code.

@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "lint/cross_file.h"
 #include "lint/gitignore.h"
@@ -208,6 +209,7 @@ Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback
   }
   d.help = std::move(f.help);
   d.sensitive = f.sensitive;
+  if (!f.holds_for.empty()) d.holds_for.emplace_back(std::move(f.holds_for), std::move(f.holds_for_at));
   return d;
 }
 
@@ -222,9 +224,51 @@ void name_the_job(Finding& f, const Job& job) {
   bool inside = f.location.path == job.path() && !(f.location.range.start < extent.start) &&
                 !(extent.end < f.location.range.end);
   if (inside) return;
-  f.message += fmt::format(" (this holds for {}, line {}{}, which inherits the setting)", job.description(),
-                           job.range().start.line, f.location.path == job.path() ? "" : " of " + job.path());
-  f.related.push_back({{job.path(), {job.range().start, job.range().start}}, "the job this holds for"});
+  f.holds_for = job.description();
+  f.holds_for_at = {job.path(), {job.range().start, job.range().start}};
+}
+
+// One finding at one setting that holds for several recipes inheriting it is reported once, naming them.
+void merge_inherited(std::vector<Diagnostic>& found) {
+  std::vector<Diagnostic> out;
+  using Key = std::tuple<std::string, std::string, SourceRange, std::string>;
+  std::set<Key> own;  // reported by the job that writes the setting: that one report says it all
+  for (const auto& d : found)
+    if (d.holds_for.empty()) own.emplace(d.code, d.location.path, d.location.range, d.message);
+  std::map<Key, std::size_t> first;
+  for (auto& d : found) {
+    if (d.holds_for.empty()) {
+      out.push_back(std::move(d));
+      continue;
+    }
+    auto key = std::make_tuple(d.code, d.location.path, d.location.range, d.message);
+    if (own.count(key)) continue;
+    auto [it, fresh] = first.emplace(key, out.size());
+    if (fresh) {
+      out.push_back(std::move(d));
+    } else {
+      auto& into = out[it->second].holds_for;
+      into.insert(into.end(), d.holds_for.begin(), d.holds_for.end());
+    }
+  }
+  constexpr std::size_t kNamed = 3;
+  for (auto& d : out) {
+    if (d.holds_for.empty()) continue;
+    std::string names;
+    for (std::size_t i = 0; i < d.holds_for.size() && i < kNamed; ++i) {
+      const auto& [name, at] = d.holds_for[i];
+      if (i > 0)
+        names +=
+            i + 1 == std::min(d.holds_for.size(), kNamed) && d.holds_for.size() <= kNamed ? " and " : ", ";
+      names += fmt::format("{} (line {}{})", name, at.range.start.line,
+                           at.path == d.location.path ? "" : " of " + at.path);
+      d.related.push_back({at, "a job this holds for"});
+    }
+    if (d.holds_for.size() > kNamed) names += fmt::format(" and {} more", d.holds_for.size() - kNamed);
+    d.message += fmt::format(" (this holds for {}, which {} the setting)", names,
+                             d.holds_for.size() == 1 ? "inherits" : "inherit");
+  }
+  found = std::move(out);
 }
 
 ParsedFile parse_source(const std::string& path, const SourceText& source) {
@@ -287,6 +331,7 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
       }
     }
   }
+  merge_inherited(found);
   std::map<std::string, std::unique_ptr<SourceText>> others;  // files findings point into (cross-file)
   auto source_of = [&](const std::string& p) -> const SourceText* {
     if (p == path) return &source;
@@ -422,6 +467,7 @@ std::vector<Diagnostic> job_findings(const Job& job, const EngineOptions& option
       out.push_back(to_diagnostic(*rule, std::move(f), start, options.severity));
     }
   }
+  merge_inherited(out);
   std::sort(out.begin(), out.end(), diagnostic_less);
   return out;
 }

@@ -66,9 +66,21 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       slot->value = Value::unknown(fmt::format("{} is larger than any real setting", *v));
     written_[static_cast<std::size_t>(f.key)] = f.origin != Origin::kRecipeDefault || f.location.in_file();
   }
-  // A recipe parlint does not know sets values it cannot see: what the launch leaves to the recipe is
-  // unknown, never the framework default (which would give definite, false findings).
-  if (!raw.recipe.empty() && !find_recipe(raw.recipe)) {
+  // A recipe parlint does not know, or a checkpoint the config restores (NeMo's restore_from_path), sets
+  // values parlint cannot see: what the file leaves to them is unknown, never the framework default
+  // (which would give definite, false findings).
+  bool unknown_recipe = !raw.recipe.empty() && !find_recipe(raw.recipe);
+  if (raw.settings_from_checkpoint && !unknown_recipe) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kGlobalBatchSize); ++k)
+      if (!values_[k])
+        values_[k] = default_fact(
+            static_cast<Key>(k),
+            Value::unknown("taken from the checkpoint the config restores (restore_from_path)"), "");
+    notes_.push_back(
+        "the config restores a checkpoint (restore_from_path): the layout and model settings it leaves "
+        "out come from that checkpoint and are unknown");
+  }
+  if (unknown_recipe) {
     std::string reason = fmt::format("set by the recipe {}, which parlint does not know", raw.recipe);
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
       if (!values_[k]) {

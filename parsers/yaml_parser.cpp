@@ -220,6 +220,11 @@ class DocumentExtractor {
     job.range = range;
     job.framework = detect_framework(entries_);
     job.description = "YAML document";
+    // NeMo 1 / NeMo-Aligner configs that restore a .nemo checkpoint take what they leave out from it.
+    for (const Entry& e : entries_)
+      if (!e.path.empty() && e.path.back() == "restore_from_path" && e.node.IsScalar() &&
+          e.node.Scalar() != "null" && !e.node.Scalar().empty())
+        job.settings_from_checkpoint = true;
     OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
     std::unordered_map<int, std::size_t> winner;  // key -> index in job.facts
     std::vector<bool> merged;                     // job.facts[i] came in through a merge key
