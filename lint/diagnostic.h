@@ -37,8 +37,10 @@ struct Diagnostic {
   std::vector<RelatedLocation> related;
   std::string help;
   bool sensitive = false;
-  // Jobs the finding holds for, each with where it starts (merged by the engine into the message).
+  // Jobs the finding holds for, each with where it starts (merged by the engine into the message, after
+  // its first message_base bytes).
   std::vector<std::pair<std::string, Location>> holds_for;
+  std::size_t message_base = 0;
 };
 
 // Sort order of every report: path, line, column, code.

@@ -228,6 +228,27 @@ void name_the_job(Finding& f, const Job& job) {
   f.holds_for_at = {job.path(), {job.range().start, job.range().start}};
 }
 
+// "(this holds for a() (line 3), b() (line 9) and 4 more, which inherit the setting)" after the message.
+void name_inheriting_jobs(Diagnostic& d) {
+  if (d.holds_for.empty()) return;
+  if (d.message_base == 0) d.message_base = d.message.size();
+  d.message.resize(d.message_base);
+  std::erase_if(d.related, [](const RelatedLocation& r) { return r.message == "a job this holds for"; });
+  constexpr std::size_t kNamed = 3;
+  std::size_t shown = std::min(d.holds_for.size(), kNamed);
+  std::string names;
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& [name, at] = d.holds_for[i];
+    if (i > 0) names += (i + 1 == shown && d.holds_for.size() == shown) ? " and " : ", ";
+    names += fmt::format("{} (line {}{})", name, at.range.start.line,
+                         at.path == d.location.path ? "" : " of " + at.path);
+    d.related.push_back({at, "a job this holds for"});
+  }
+  if (d.holds_for.size() > kNamed) names += fmt::format(" and {} more", d.holds_for.size() - kNamed);
+  d.message += fmt::format(" (this holds for {}, which {} the setting)", names,
+                           d.holds_for.size() == 1 ? "inherits" : "inherit");
+}
+
 // One finding at one setting that holds for several recipes inheriting it is reported once, naming them.
 void merge_inherited(std::vector<Diagnostic>& found) {
   std::vector<Diagnostic> out;
@@ -251,23 +272,7 @@ void merge_inherited(std::vector<Diagnostic>& found) {
       into.insert(into.end(), d.holds_for.begin(), d.holds_for.end());
     }
   }
-  constexpr std::size_t kNamed = 3;
-  for (auto& d : out) {
-    if (d.holds_for.empty()) continue;
-    std::string names;
-    for (std::size_t i = 0; i < d.holds_for.size() && i < kNamed; ++i) {
-      const auto& [name, at] = d.holds_for[i];
-      if (i > 0)
-        names +=
-            i + 1 == std::min(d.holds_for.size(), kNamed) && d.holds_for.size() <= kNamed ? " and " : ", ";
-      names += fmt::format("{} (line {}{})", name, at.range.start.line,
-                           at.path == d.location.path ? "" : " of " + at.path);
-      d.related.push_back({at, "a job this holds for"});
-    }
-    if (d.holds_for.size() > kNamed) names += fmt::format(" and {} more", d.holds_for.size() - kNamed);
-    d.message += fmt::format(" (this holds for {}, which {} the setting)", names,
-                             d.holds_for.size() == 1 ? "inherits" : "inherit");
-  }
+  for (auto& d : out) name_inheriting_jobs(d);
   found = std::move(out);
 }
 
@@ -437,6 +442,38 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
     if (o.error) result.errors.push_back(std::move(*o.error));
     std::move(o.diagnostics.begin(), o.diagnostics.end(), std::back_inserter(result.diagnostics));
     std::move(o.suppressed.begin(), o.suppressed.end(), std::back_inserter(result.suppressed));
+  }
+  // A shared helper that recipes in several files inherit from: one finding naming all of them.
+  for (auto* list : {&result.diagnostics, &result.suppressed}) {
+    using Key = std::tuple<std::string, std::string, SourceRange, std::string>;
+    std::map<Key, std::size_t> first;
+    std::set<Key> own;  // the file that writes the setting reported it for its own job
+    for (const auto& c : *list)
+      if (c.diagnostic.holds_for.empty())
+        own.emplace(c.diagnostic.code, c.diagnostic.location.path, c.diagnostic.location.range,
+                    c.diagnostic.message);
+    std::vector<CheckedDiagnostic> kept;
+    for (auto& c : *list) {
+      Diagnostic& d = c.diagnostic;
+      if (d.holds_for.empty()) {
+        kept.push_back(std::move(c));
+        continue;
+      }
+      Key key{d.code, d.location.path, d.location.range, d.message.substr(0, d.message_base)};
+      if (own.count(key)) continue;
+      auto [it, fresh] = first.emplace(key, kept.size());
+      if (fresh) {
+        kept.push_back(std::move(c));
+        continue;
+      }
+      auto& into = kept[it->second].diagnostic.holds_for;
+      for (auto& h : d.holds_for)
+        if (std::none_of(into.begin(), into.end(),
+                         [&](const auto& x) { return x.first == h.first && x.second.path == h.second.path; }))
+          into.push_back(std::move(h));
+      name_inheriting_jobs(kept[it->second].diagnostic);
+    }
+    *list = std::move(kept);
   }
   // A file linted on its own and also pulled in by a launch reports each finding once.
   auto same = [](const CheckedDiagnostic& a, const CheckedDiagnostic& b) {

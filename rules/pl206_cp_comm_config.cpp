@@ -27,6 +27,7 @@ Megatron-LM and Megatron-Bridge ("CP communication is silently disabled"); a wro
 
 ## Example
 ```yaml
+trainer: {devices: 8, num_nodes: 1}
 model:
   context_parallel_size: 4
   cp_comm_type: allgather
@@ -34,10 +35,14 @@ model:
 
 ## Fix
 ```yaml
+trainer: {devices: 8, num_nodes: 1}
 model:
   context_parallel_size: 4
   cp_comm_type: all_gather
 ```
+`allgather` is judged only where the attention variant is known (Megatron-LM flags, NeMo 1, a described
+model, or `experimental_attention_variant` written): a Megatron-Bridge model provider parlint does not see
+may use DSA, which takes exactly that spelling.
 
 ## Framework behaviour
 Transformer Engine fails at the first step; Megatron-LM and Megatron-Bridge assert at start-up for the
@@ -92,8 +97,12 @@ class CpCommConfig final : public Rule {
               "set cp_comm_type to allgather");
       return;
     }
+    // `allgather` is DSA's spelling: where the attention variant is not known (a Bridge model provider
+    // parlint does not see may set DSA), it is not judged.
+    Framework fw = job.framework();
+    bool variant_known = variant || job.describes_model() || megatron_lm_family(fw) || fw == Framework::kNemo1;
     for (const auto& t : types) {
-      if (valid_type(t)) continue;
+      if (valid_type(t) || (t == "allgather" && !variant_known)) continue;
       finding(
           type,
           fmt::format("cp_comm_type \"{}\" is not a communication type Transformer Engine accepts; it raises "
