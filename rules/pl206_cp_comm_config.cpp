@@ -100,7 +100,8 @@ class CpCommConfig final : public Rule {
     // `allgather` is DSA's spelling: where the attention variant is not known (a Bridge model provider
     // parlint does not see may set DSA), it is not judged.
     Framework fw = job.framework();
-    bool variant_known = variant || job.describes_model() || megatron_lm_family(fw) || fw == Framework::kNemo1;
+    bool variant_known =
+        variant || job.describes_model() || megatron_lm_family(fw) || fw == Framework::kNemo1;
     for (const auto& t : types) {
       if (valid_type(t) || (t == "allgather" && !variant_known)) continue;
       finding(
