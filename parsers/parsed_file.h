@@ -1,5 +1,7 @@
 #pragma once
 // What a parser hands to the core: the jobs a file describes (as raw facts) and its syntax errors.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,10 +45,11 @@ struct RawJob {
 // sizes among its factors (NODES=$(( TP*PP*EP/8 ))).
 struct SizeExpression {
   Location location;
-  std::string target;        // the variable it sets: "NODES"
-  Key target_key;            // kNodes, kGpusPerNode or kWorldSize
-  std::vector<Key> factors;  // parallel sizes multiplied in it
-  std::string text;          // the expression as written
+  std::string target;                                      // the variable it sets: "NODES"
+  Key target_key;                                          // kNodes, kGpusPerNode or kWorldSize
+  std::vector<Key> factors;                                // parallel sizes multiplied in it
+  std::vector<std::optional<std::int64_t>> factor_values;  // each factor's value there, when known
+  std::string text;                                        // the expression as written
 };
 
 // A name assigned a literal string (shell assignment, export, YAML scalar): where secrets hide.

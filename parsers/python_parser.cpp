@@ -730,8 +730,12 @@ class PythonParser {
       return a;
     }
     if (t == "list" || t == "tuple") {
+      // Elements are separate values (a table of test cases, several configs): the settings written
+      // inside them are not this job's, and two of them are not a conflict.
       std::vector<Value> items;
-      for (TSNode child : NamedChildren(n)) items.push_back(eval(child, scope, table, ctx, depth + 1).value);
+      FactTable scratch;
+      for (TSNode child : NamedChildren(n))
+        items.push_back(eval(child, scope, scratch, ctx, depth + 1).value);
       return known(Value::list(std::move(items)));
     }
     if (t == "dictionary") return dictionary(n, scope, table, ctx, depth);

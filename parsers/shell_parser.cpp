@@ -1124,7 +1124,7 @@ class ShellParser {
       collect_product_vars(child, src, vars, product && type != "binary_expression", depth + 1);
   }
 
-  void size_expression(const std::string& target, TSNode arith_node, const Source& src, Env&, Context&) {
+  void size_expression(const std::string& target, TSNode arith_node, const Source& src, Env& env, Context&) {
     auto target_key = key_for_variable_name(target);
     if (!target_key ||
         (*target_key != Key::kNodes && *target_key != Key::kGpusPerNode && *target_key != Key::kWorldSize))
@@ -1139,8 +1139,12 @@ class ShellParser {
     e.text = text_of(arith_node, src);
     for (const auto& v : vars)
       if (auto k = key_for_variable_name(v);
-          k && *k != Key::kNodes && *k != Key::kGpusPerNode && *k != Key::kWorldSize)
+          k && *k != Key::kNodes && *k != Key::kGpusPerNode && *k != Key::kWorldSize) {
         e.factors.push_back(*k);
+        const Var* var = env.find(v);
+        e.factor_values.push_back(var && !var->is_array && !var->value.unknown() ? parse_int(var->value.text)
+                                                                                 : std::nullopt);
+      }
     if (!e.factors.empty()) out_.size_expressions.push_back(std::move(e));
   }
 

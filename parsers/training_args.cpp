@@ -10,6 +10,21 @@ namespace {
 
 // Flags only Megatron-DeepSpeed (microsoft/Megatron-DeepSpeed, megatron/arguments.py) and the DeepSpeed
 // library it registers (deepspeed.add_config_arguments) take: the launch runs Megatron-DeepSpeed.
+// `--llm-tp`, `--encoder-pp`, `--vision-cp`, `--llm-ep`, `--llm-expt-tp`: the layout key a per-module size
+// stands for.
+std::optional<Key> per_module_size(std::string_view name) {
+  for (std::string_view module : {"--llm-", "--encoder-", "--vision-", "--language-", "--decoder-"}) {
+    if (!name.starts_with(module)) continue;
+    std::string_view size = name.substr(module.size());
+    if (size == "tp") return Key::kTensorModelParallelSize;
+    if (size == "pp") return Key::kPipelineModelParallelSize;
+    if (size == "cp") return Key::kContextParallelSize;
+    if (size == "ep") return Key::kExpertModelParallelSize;
+    if (size == "expt-tp" || size == "etp") return Key::kExpertTensorParallelSize;
+  }
+  return std::nullopt;
+}
+
 bool is_deepspeed_flag(std::string_view name) {
   for (std::string_view f :
        {"--deepspeed", "--deepspeed_config", "--deepspeed-config", "--deepscale", "--deepscale_config",
@@ -221,6 +236,16 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
       }
       if (name.starts_with("--")) {
         if (is_deepspeed_flag(name)) out.deepspeed = true;
+        // Per-module parallelism (Megatron-LM's MIMO examples: --llm-tp 2 --encoder-tp 2 --llm-ep 2): the
+        // one-layout sizes parlint reasons about are not what runs, so they are unknown, not defaults.
+        if (auto size = per_module_size(name)) {
+          Fact f = make_fact(*size,
+                             Value::unknown("set per module by " + std::string(name) +
+                                            " (heterogeneous parallelism, which parlint does not model)"),
+                             w.location, Origin::kMegatronFlag, std::string(name), w);
+          f.priority = 0;
+          flags.push_back(std::move(f));
+        }
         out.unrecognized.push_back({std::string(name), w.location, true});
         // An unknown flag's value, if it has one, is the next word unless that is an override.
         if (!inline_value && i + 1 < words.size() && !words[i + 1].text.starts_with("-") &&

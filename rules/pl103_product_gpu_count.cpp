@@ -1,6 +1,8 @@
 // PL103 product-gpu-count: GPU counts sized with PP·TP·CP·EP·ETP instead of PP·lcm(TP·CP, EP·ETP).
 #include <fmt/format.h>
 
+#include <numeric>
+
 #include "lint/describe.h"
 #include "lint/rule.h"
 
@@ -68,11 +70,26 @@ class ProductGpuCount final : public Rule {
   void check_file(const ParsedFile& file, std::vector<Finding>& out) const override {
     for (const SizeExpression& e : file.size_expressions) {
       bool tp = false, ep = false;
-      for (Key k : e.factors) {
-        tp |= k == Key::kTensorModelParallelSize || k == Key::kContextParallelSize;
-        ep |= k == Key::kExpertModelParallelSize || k == Key::kExpertTensorParallelSize;
+      // With every size known, the product over-allocates only when the meshes overlap: with
+      // gcd(TP·CP, EP·ETP) = 1 (TP = 1, say) it equals PP·lcm(TP·CP, EP·ETP), the right count.
+      std::optional<std::int64_t> dense = 1, expert = 1;
+      for (std::size_t i = 0; i < e.factors.size(); ++i) {
+        Key k = e.factors[i];
+        std::int64_t value = 0;  // 0: not known there
+        if (i < e.factor_values.size() && e.factor_values[i]) value = *e.factor_values[i];
+        bool is_dense = k == Key::kTensorModelParallelSize || k == Key::kContextParallelSize;
+        bool is_expert = k == Key::kExpertModelParallelSize || k == Key::kExpertTensorParallelSize;
+        tp |= is_dense;
+        ep |= is_expert;
+        if (!is_dense && !is_expert) continue;
+        auto& side = is_dense ? dense : expert;
+        if (!side || value <= 0 || value >= (1 << 24))
+          side.reset();
+        else
+          side = *side * value;
       }
       if (!tp || !ep) continue;
+      if (dense && expert && std::gcd(*dense, *expert) == 1) continue;
       const char* what = e.target_key == Key::kNodes       ? "node count"
                          : e.target_key == Key::kWorldSize ? "world size"
                                                            : "GPU count";

@@ -46,6 +46,8 @@ class ConflictingValues final : public Rule {
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     for (const Conflict& c : job.conflicts()) {
       if (!c.winner.location.in_file()) continue;
+      // `x = None` then `x = 10000` only fills in a value left unset: nothing is overridden.
+      if (c.loser.value.kind() == Value::Kind::kNull || c.winner.value.kind() == Value::Kind::kNull) continue;
       Finding f;
       f.location = c.winner.location;
       f.message = fmt::format("{} is set twice: {} here wins over {}={}{}", key_name(c.winner.key),
