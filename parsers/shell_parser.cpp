@@ -1548,11 +1548,40 @@ class ShellParser {
         ++k;
       } else if (opt == "-mca" || opt == "--mca" || opt == "-gmca") {
         k += 2;
+      } else if ((opt == "-x" || opt == "-genv") && k + 1 < w.size()) {
+        // Open MPI's -x NAME=VALUE (MPICH's -genv NAME VALUE) sets the variable for every rank; -x NAME
+        // passes this shell's value on.
+        const ShellText& arg = w[k + 1];
+        auto eq = arg.text.find('=');
+        std::string name = opt == "-genv" || eq == std::string::npos ? arg.text : arg.text.substr(0, eq);
+        if (opt == "-genv" && k + 2 < w.size()) {
+          set_for_ranks(overlay, name, w[k + 2], 0);
+          ++k;
+        } else if (eq != std::string::npos) {
+          set_for_ranks(overlay, name, arg, eq + 1);
+        } else if (const Var* current = env.find(name)) {
+          Var v = *current;
+          v.exported = true;
+          overlay.set(name, v);
+        }
+        ++k;
       } else if (kWithValue.count(opt)) {
         ++k;
       }
     }
     handle_words(w, k, where, redirects, env, overlay, c);
+  }
+
+  // A variable a launcher sets for the processes it starts, from `NAME=VALUE` text at `from`.
+  void set_for_ranks(Env& overlay, const std::string& name, const ShellText& text, std::size_t from) {
+    Var v;
+    v.value.text = text.text.substr(from);
+    v.value.origin = text.origin.slice(static_cast<std::uint32_t>(from));
+    v.value.unknown_reasons = text.unknown_reasons;
+    v.exported = true;
+    v.assigned_at = text_location(text);
+    v.assigned_text = text.text;
+    overlay.set(name, v);
   }
 
   void python(std::vector<ShellText>& w, std::size_t i, const Location& where, Env& env, Env& overlay,
