@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
 .PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
-	update-settings tsan-build test-tsan
+	update-settings tsan-build test-tsan corpus-triage
 
 all: build
 
@@ -108,3 +108,11 @@ install: build
 
 clean:
 	rm -rf $(BUILD)
+
+# Real-repository triage (not part of make test: it needs the corpus, built from mirrors by
+# ../shared/corpus/build, and optionally a Megatron-Bridge checkout):
+#   make corpus-triage CORPUS=/work/corpus BRIDGE=/path/to/Megatron-Bridge
+CORPUS ?= ../corpus
+BRIDGE ?=
+corpus-triage: build
+	python3 scripts/corpus_triage.py --parlint $(BUILD)/parlint --corpus "$(CORPUS)" $(if $(BRIDGE),--bridge "$(BRIDGE)")

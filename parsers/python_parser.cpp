@@ -148,6 +148,7 @@ class PythonParser {
     walk_block(root, module_scope_, module, ctx, 0, /*module_level=*/true);
     if (!module.facts.empty()) emit(std::move(module), "module", {{1, 1}, {1, 1}});
 
+    std::vector<std::pair<std::size_t, std::string>> function_jobs;  // out_.jobs index, function name
     for (const auto& [name, node] : function_order_) {
       Context fctx;
       fctx.function = name;
@@ -160,12 +161,31 @@ class PythonParser {
       bool sets = false;
       for (const auto& f : table.facts) sets |= f.origin != Origin::kRecipeName;
       if (sets) {
+        function_jobs.emplace_back(out_.jobs.size(), name);
         emit(std::move(table), name + "()", node_location(node).range);
         out_.jobs.back().extent = {source_.position(ts_node_start_byte(node)),
                                    source_.position(ts_node_end_byte(node))};
       }
     }
+    // A helper that edits a config its callers pass in (`_apply_common(cfg)`) is judged through the
+    // recipes that call it, which carry its settings, not alone with the defaults it never sees.
+    std::vector<std::size_t> helpers;
+    for (const auto& [index, name] : function_jobs)
+      if (called_from_functions_.count(name) && (name.starts_with("_") || takes_required_parameter(functions_.at(name))))
+        helpers.push_back(index);
+    for (auto it = helpers.rbegin(); it != helpers.rend(); ++it)
+      out_.jobs.erase(out_.jobs.begin() + static_cast<std::ptrdiff_t>(*it));
     return std::move(out_);
+  }
+
+  bool takes_required_parameter(TSNode fn) const {
+    TSNode params = by_field<"parameters">(fn);
+    if (ts_node_is_null(params)) return false;
+    for (TSNode p : NamedChildren(params)) {
+      std::string_view t = type_of(p);
+      if (t == "identifier" || t == "typed_parameter") return true;
+    }
+    return false;
   }
 
  private:
@@ -891,6 +911,7 @@ class PythonParser {
     std::string callee_name = fname;
     if (type_of(fn) == "identifier" && functions_.count(fname)) {
       owner = this;
+      if (!ctx.function.empty() && ctx.function != fname) called_from_functions_.insert(fname);
     } else if (auto imp = imports_.find(fname); type_of(fn) == "identifier" && imp != imports_.end()) {
       owner = imported_module(imp->second.first);
       callee_name = imp->second.second;
@@ -1010,6 +1031,7 @@ class PythonParser {
   ParsedFile out_;
   std::unique_ptr<TSTree, TsTreeDeleter> tree_;
   std::map<std::string, TSNode> functions_;
+  std::set<std::string> called_from_functions_;  // module functions another function calls
   std::vector<std::pair<std::string, TSNode>> function_order_;  // in definition order
   Scope module_scope_;
   PyVal return_value_;

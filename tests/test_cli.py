@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -695,3 +696,30 @@ class FrameworkCheckout(TempDir):
         codes = lambda p: sorted(d["code"] for d in json.loads(p.stdout)["diagnostics"])
         self.assertIn("PL301", codes(outside))  # EP on a model without experts
         self.assertEqual(codes(outside), codes(inside))
+
+
+class CorpusTriage(TempDir):
+    """scripts/corpus_triage.py compares a run with the committed decisions and fails on new findings."""
+
+    def triage(self, rows):
+        path = self.write("triage.tsv", "set\tpath\tline\tcode\tseverity\tverdict\treason\n" +
+                          "".join("\t".join(r) + "\n" for r in rows))
+        return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "corpus_triage.py"), "--parlint", PARLINT,
+                               "--corpus", os.path.join(self.dir, "corpus"), "--triage", path],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_new_false_and_agreed_findings(self):
+        self.write("corpus/MANIFEST.tsv", "repo\tcommit\tpath\tkind\twhy-interesting\n"
+                   "someone/repo\tabc\ttrain.yaml\tyaml\tTP across nodes\n")
+        self.write("corpus/someone__repo/train.yaml",
+                   "trainer: {devices: 8, num_nodes: 2}\nmodel:\n  tensor_model_parallel_size: 16\n")
+        finding = ("corpus", "someone__repo/train.yaml", "3", "PL101", "error")
+        p = self.triage([])
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("not triaged: corpus:someone__repo/train.yaml:3 error[PL101]", p.stdout)
+        p = self.triage([(*finding, "agree", "TP=16 on 8-GPU nodes")])
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn("1 agreed", p.stdout.splitlines()[-1])
+        p = self.triage([(*finding, "false", "not a problem")])
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("false alarm still reported", p.stdout)
