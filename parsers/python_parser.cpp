@@ -171,7 +171,8 @@ class PythonParser {
     // recipes that call it, which carry its settings, not alone with the defaults it never sees.
     std::vector<std::size_t> helpers;
     for (const auto& [index, name] : function_jobs)
-      if (called_from_functions_.count(name) && (name.starts_with("_") || takes_required_parameter(functions_.at(name))))
+      if (called_from_functions_.count(name) &&
+          (name.starts_with("_") || takes_required_parameter(functions_.at(name))))
         helpers.push_back(index);
     for (auto it = helpers.rbegin(); it != helpers.rend(); ++it)
       out_.jobs.erase(out_.jobs.begin() + static_cast<std::ptrdiff_t>(*it));
@@ -1031,7 +1032,7 @@ class PythonParser {
   ParsedFile out_;
   std::unique_ptr<TSTree, TsTreeDeleter> tree_;
   std::map<std::string, TSNode> functions_;
-  std::set<std::string> called_from_functions_;  // module functions another function calls
+  std::set<std::string> called_from_functions_;                 // module functions another function calls
   std::vector<std::pair<std::string, TSNode>> function_order_;  // in definition order
   Scope module_scope_;
   PyVal return_value_;
