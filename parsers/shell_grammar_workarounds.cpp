@@ -248,18 +248,29 @@ void unknown_placeholders(std::string& t) {
 
 }  // namespace
 
+bool needs_bash_grammar_workarounds(std::string_view text) {
+  auto has = [&](std::string_view what) { return text.find(what) != std::string_view::npos; };
+  std::size_t end = text.find_last_not_of(" \t\r\n");
+  return has("{{") || has("{%") || has("#$") || has("${") || has("<<") || has(";&") || has("\x01") ||
+         (end != std::string_view::npos && text[end] == '\\');
+}
+
 std::string prepare_for_bash_grammar(std::string_view text) {
   std::string t(text);
-  if (text.find("{{") != std::string_view::npos || text.find("{%") != std::string_view::npos)
-    template_placeholders(t);
+  auto has = [&](std::string_view what) { return text.find(what) != std::string_view::npos; };
+  if (has("{{") || has("{%")) template_placeholders(t);
   trailing_continuation(t);
-  arithmetic_bases(t);
-  substring_expansions(t);
-  pattern_brackets(t);
-  heredoc_prefix_lines(t);
-  case_terminators(t);
-  herestring_continuations(t);
-  unknown_placeholders(t);
+  if (has("#$")) arithmetic_bases(t);
+  if (has("${")) {
+    substring_expansions(t);
+    pattern_brackets(t);
+  }
+  if (has("<<")) {
+    heredoc_prefix_lines(t);
+    herestring_continuations(t);
+  }
+  if (has(";&")) case_terminators(t);
+  if (has("\x01")) unknown_placeholders(t);
   return t;
 }
 

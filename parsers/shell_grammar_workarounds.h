@@ -20,5 +20,7 @@ namespace parlint {
 // - a here-string continued on the next line (`<<< \` newline `"$X"`) loses the continuation;
 // - the placeholder byte of run-time text in strings run as shell becomes a letter.
 std::string prepare_for_bash_grammar(std::string_view text);
+// False when none of the forms above can be in `text` (most of a script's strings): no copy is needed.
+bool needs_bash_grammar_workarounds(std::string_view text);
 
 }  // namespace parlint

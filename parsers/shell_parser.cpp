@@ -197,8 +197,10 @@ class ShellParser {
 
   void parse_and_walk(const Source& src, Env& env, Context& ctx, bool read_directives, bool report_errors) {
     // The grammar reads a copy with the forms it lacks rewritten (same length); values come from src.
-    std::string grammar_text = prepare_for_bash_grammar(src.text);
-    std::unique_ptr<TSTree, TsTreeDeleter> tree(parse_bash(grammar_text));
+    std::string prepared;
+    bool rewritten = needs_bash_grammar_workarounds(src.text);
+    if (rewritten) prepared = prepare_for_bash_grammar(src.text);
+    std::unique_ptr<TSTree, TsTreeDeleter> tree(parse_bash(rewritten ? prepared : src.text));
     if (!tree) return;
     if (ts_node_has_error(ts_tree_root_node(tree.get()))) {
       // The grammar could not read part of the text. It is the file's syntax error (PL900) only when
@@ -214,7 +216,7 @@ class ShellParser {
         if (report_errors) report_syntax_error(*bad, src, in_string);
       } else {
         std::vector<std::pair<std::uint32_t, std::uint32_t>> left_out =
-            leave_out_unread_lines(grammar_text, tree);
+            leave_out_unread_lines(rewritten ? prepared : (prepared = src.text), tree);
         if (report_errors) {
           std::string why =
               is_template ? "a template (Jinja {{ }} / {% %} placeholders are filled in before bash runs it)"
