@@ -1,5 +1,6 @@
 #include "parsers/shell_grammar_workarounds.h"
 
+#include <algorithm>
 #include <cctype>
 #include <vector>
 
@@ -53,38 +54,44 @@ void arithmetic_bases(std::string& t) {
   }
 }
 
-// `${A:$K+1}`, `${A:1:$N}`: the grammar reads a substring offset or length that starts with `$` only as
-// `$((...))`; without the `$` it is the same arithmetic to bash.
-void substring_expansions(std::string& t) {
-  for (std::size_t i = 0; i + 2 < t.size(); ++i) {
-    if (t[i] != '$' || t[i + 1] != '{') continue;
-    std::size_t j = i + 2;
-    if (j < t.size() && is_name_start(t[j])) {
-      while (j < t.size() && is_name_char(t[j])) ++j;
-    } else {
-      while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
-    }
-    if (j == i + 2) continue;
-    if (j < t.size() && t[j] == '[') {
-      while (j < t.size() && t[j] != ']' && t[j] != '}' && t[j] != '\n') ++j;
-      if (j >= t.size() || t[j] != ']') continue;
-      ++j;
-    }
-    if (j >= t.size() || t[j] != ':') continue;
-    // `:-`, `:=`, `:?`, `:+` are default forms, not substrings.
-    for (int part = 0; part < 2 && j < t.size() && t[j] == ':'; ++part) {
-      ++j;
-      if (part == 0 && j < t.size() && (t[j] == '-' || t[j] == '=' || t[j] == '?' || t[j] == '+')) break;
-      if (j + 1 < t.size() && t[j] == '$' && is_name_start(t[j + 1])) t[j] = ' ';
-      if (j + 1 < t.size() && t[j] == '$' && t[j + 1] == '{') {  // ${A:${#K}+1}: the inner one as a name
-        std::size_t close = t.find('}', j);
-        std::size_t newline = t.find('\n', j);
-        if (close != std::string::npos && (newline == std::string::npos || close < newline))
-          for (std::size_t k = j; k <= close; ++k) t[k] = '_';
-      }
-      while (j < t.size() && t[j] != ':' && t[j] != '}' && t[j] != '\n') ++j;
-    }
+// One `${NAME...}` at i: rewrites its substring offset and length; returns where its scan stopped.
+std::size_t substring_expansion(std::string& t, std::size_t i) {
+  std::size_t j = i + 2;
+  if (j < t.size() && is_name_start(t[j])) {
+    while (j < t.size() && is_name_char(t[j])) ++j;
+  } else {
+    while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
   }
+  if (j == i + 2) return j;
+  if (j < t.size() && t[j] == '[') {
+    while (j < t.size() && t[j] != ']' && t[j] != '}' && t[j] != '\n') ++j;
+    if (j >= t.size() || t[j] != ']') return j;
+    ++j;
+  }
+  if (j >= t.size() || t[j] != ':') return j;
+  // `:-`, `:=`, `:?`, `:+` are default forms, not substrings.
+  for (int part = 0; part < 2 && j < t.size() && t[j] == ':'; ++part) {
+    ++j;
+    if (part == 0 && j < t.size() && (t[j] == '-' || t[j] == '=' || t[j] == '?' || t[j] == '+')) break;
+    if (j + 1 < t.size() && t[j] == '$' && is_name_start(t[j + 1])) t[j] = ' ';
+    if (j + 1 < t.size() && t[j] == '$' && t[j + 1] == '{') {  // ${A:${#K}+1}: the inner one as a name
+      std::size_t close = j + 2;
+      if (close < t.size() && t[close] == '#') ++close;
+      while (close < t.size() && is_name_char(t[close])) ++close;  // a name: bounded, never the whole line
+      if (close < t.size() && t[close] == '}')
+        for (std::size_t k = j; k <= close; ++k) t[k] = '_';
+    }
+    while (j < t.size() && t[j] != ':' && t[j] != '}' && t[j] != '\n') ++j;
+  }
+  return j;
+}
+
+// `${A:$K+1}`, `${A:1:$N}`: the grammar reads a substring offset or length that starts with `$` only as
+// `$((...))`; without the `$` it is the same arithmetic to bash. What one expansion scanned is not
+// scanned again, so the pass stays linear on any input.
+void substring_expansions(std::string& t) {
+  for (std::size_t i = 0; i + 2 < t.size(); ++i)
+    if (t[i] == '$' && t[i + 1] == '{') i = std::max(i, substring_expansion(t, i) - 1);
 }
 
 // `${x%%[*}`, `${e%%]*}`: an unbalanced bracket in a removal or replacement pattern is a literal to bash
@@ -103,7 +110,10 @@ void pattern_brackets(std::string& t) {
       if (t[end] == '[') ++open;
       if (t[end] == ']') ++close;
     }
-    if (end >= t.size() || t[end] != '}') continue;
+    if (end >= t.size() || t[end] != '}') {
+      i = end;  // unclosed on this line: what was scanned is not scanned again
+      continue;
+    }
     if (open != close)
       for (std::size_t k = j; k < end; ++k)
         if (t[k] == '[' || t[k] == ']') t[k] = '_';
@@ -187,7 +197,7 @@ void heredoc_prefix_lines(std::string& t) {
         }
         if (s.starts_with(h.delimiter)) prefixed.push_back(lines[k].begin + lead);
       }
-      if (!closed) break;  // not a heredoc we understand: leave the text alone
+      if (!closed) return;  // bash reads the rest of the file as its body: nothing after it is code
       for (std::size_t at : prefixed) t[at] = t[at] == '_' ? 'x' : '_';
       next = k + 1;
     }
@@ -218,9 +228,12 @@ void template_placeholders(std::string& t) {
     if (t[i] != '{' || (t[i + 1] != '{' && t[i + 1] != '%')) continue;
     if (i > 0 && t[i - 1] == '$') continue;  // ${{ ... }} is not Jinja
     char kind = t[i + 1];
-    std::size_t close = t.find(kind == '{' ? "}}" : "%}", i + 2);
-    std::size_t newline = t.find('\n', i);
-    if (close == std::string::npos || (newline != std::string::npos && close > newline)) continue;
+    std::size_t newline = std::min(t.find('\n', i), t.size());
+    std::size_t close = std::string_view(t).substr(0, newline).find(kind == '{' ? "}}" : "%}", i + 2);
+    if (close == std::string::npos) {
+      i = newline;  // nothing on this line closes it (keeps the scan linear)
+      continue;
+    }
     if (kind == '{') {
       for (std::size_t k = i; k < close + 2; ++k) t[k] = '_';
     } else {

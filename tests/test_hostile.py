@@ -165,6 +165,19 @@ class Nesting(Case):
         self.assertTrue({"deep_flow.yaml", "deep_unclosed.yaml", "deep_unclosed.py"} <= reported, reported)
         self.assertIn(("deep_unclosed.sh", "PL903"), found)
 
+    def test_shell_grammar_workarounds_stay_linear(self):
+        # Inputs that would make a rescanning pass quadratic: unclosed forms repeated on one long line, and
+        # many heredocs that never close.
+        n = 200_000
+        self.write("brackets.sh", "x=" + "${a#[}" * n + "\n")
+        self.write("substr.sh", "x=" + "${a:${b" * (n // 2) + "\n")
+        self.write("jinja.sh", "echo " + "{{ " * n + "\n")
+        self.write("heredocs.sh", "".join(f"cat <<EOF{i}\n" for i in range(20_000)))
+        self.write("arith.sh", "x=$((" + "10#$a+" * n + "\n")
+        names = ["brackets.sh", "substr.sh", "jinja.sh", "heredocs.sh", "arith.sh"]
+        p, doc, found = self.check_json(*names, timeout=120)
+        self.assertLess(p.seconds, 30)
+
     def test_yaml_alias_bomb_is_bounded_by_work(self):
         lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]']
         for i in range(1, 12):
