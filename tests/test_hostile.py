@@ -175,8 +175,9 @@ class Nesting(Case):
         self.write("heredocs.sh", "".join(f"cat <<EOF{i}\n" for i in range(20_000)))
         self.write("arith.sh", "x=$((" + "10#$a+" * n + "\n")
         names = ["brackets.sh", "substr.sh", "jinja.sh", "heredocs.sh", "arith.sh"]
-        p, doc, found = self.check_json(*names, timeout=120)
-        self.assertLess(p.seconds, 30)
+        p, doc, found = self.check_json(*names, timeout=300)
+        # About 3 s natively, 35 s under the sanitizers; a pass that rescans would take hours.
+        self.assertLess(p.seconds, 150 if SANITIZED else 30)
 
     def test_yaml_alias_bomb_is_bounded_by_work(self):
         lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]']
