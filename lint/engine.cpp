@@ -249,30 +249,51 @@ void name_inheriting_jobs(Diagnostic& d) {
                            d.holds_for.size() == 1 ? "inherits" : "inherit");
 }
 
-// One finding at one setting that holds for several recipes inheriting it is reported once, naming them.
-void merge_inherited(std::vector<Diagnostic>& found) {
-  std::vector<Diagnostic> out;
+Diagnostic& diagnostic_of(Diagnostic& d) {
+  return d;
+}
+Diagnostic& diagnostic_of(CheckedDiagnostic& c) {
+  return c.diagnostic;
+}
+
+// The message before the "(this holds for ...)" that name_inheriting_jobs adds.
+std::string base_message(const Diagnostic& d) {
+  return d.message_base ? d.message.substr(0, d.message_base) : d.message;
+}
+
+// One finding at one setting that holds for several recipes inheriting it is reported once, naming them;
+// per file, and again over the whole run (a helper file inherited by recipes in several files).
+template <typename T>
+void merge_inherited(std::vector<T>& found) {
   using Key = std::tuple<std::string, std::string, SourceRange, std::string>;
+  auto key_of = [](const Diagnostic& d) {
+    return Key{d.code, d.location.path, d.location.range, base_message(d)};
+  };
   std::set<Key> own;  // reported by the job that writes the setting: that one report says it all
-  for (const auto& d : found)
-    if (d.holds_for.empty()) own.emplace(d.code, d.location.path, d.location.range, d.message);
+  for (auto& item : found)
+    if (diagnostic_of(item).holds_for.empty()) own.insert(key_of(diagnostic_of(item)));
+  std::vector<T> out;
   std::map<Key, std::size_t> first;
-  for (auto& d : found) {
+  for (auto& item : found) {
+    Diagnostic& d = diagnostic_of(item);
     if (d.holds_for.empty()) {
-      out.push_back(std::move(d));
+      out.push_back(std::move(item));
       continue;
     }
-    auto key = std::make_tuple(d.code, d.location.path, d.location.range, d.message);
+    Key key = key_of(d);
     if (own.count(key)) continue;
     auto [it, fresh] = first.emplace(key, out.size());
     if (fresh) {
-      out.push_back(std::move(d));
-    } else {
-      auto& into = out[it->second].holds_for;
-      into.insert(into.end(), d.holds_for.begin(), d.holds_for.end());
+      out.push_back(std::move(item));
+      continue;
     }
+    auto& into = diagnostic_of(out[it->second]).holds_for;
+    for (auto& h : d.holds_for)
+      if (std::none_of(into.begin(), into.end(),
+                       [&](const auto& x) { return x.first == h.first && x.second.path == h.second.path; }))
+        into.push_back(std::move(h));
   }
-  for (auto& d : out) name_inheriting_jobs(d);
+  for (auto& item : out) name_inheriting_jobs(diagnostic_of(item));
   found = std::move(out);
 }
 
@@ -444,37 +465,8 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
     std::move(o.suppressed.begin(), o.suppressed.end(), std::back_inserter(result.suppressed));
   }
   // A shared helper that recipes in several files inherit from: one finding naming all of them.
-  for (auto* list : {&result.diagnostics, &result.suppressed}) {
-    using Key = std::tuple<std::string, std::string, SourceRange, std::string>;
-    std::map<Key, std::size_t> first;
-    std::set<Key> own;  // the file that writes the setting reported it for its own job
-    for (const auto& c : *list)
-      if (c.diagnostic.holds_for.empty())
-        own.emplace(c.diagnostic.code, c.diagnostic.location.path, c.diagnostic.location.range,
-                    c.diagnostic.message);
-    std::vector<CheckedDiagnostic> kept;
-    for (auto& c : *list) {
-      Diagnostic& d = c.diagnostic;
-      if (d.holds_for.empty()) {
-        kept.push_back(std::move(c));
-        continue;
-      }
-      Key key{d.code, d.location.path, d.location.range, d.message.substr(0, d.message_base)};
-      if (own.count(key)) continue;
-      auto [it, fresh] = first.emplace(key, kept.size());
-      if (fresh) {
-        kept.push_back(std::move(c));
-        continue;
-      }
-      auto& into = kept[it->second].diagnostic.holds_for;
-      for (auto& h : d.holds_for)
-        if (std::none_of(into.begin(), into.end(),
-                         [&](const auto& x) { return x.first == h.first && x.second.path == h.second.path; }))
-          into.push_back(std::move(h));
-      name_inheriting_jobs(kept[it->second].diagnostic);
-    }
-    *list = std::move(kept);
-  }
+  merge_inherited(result.diagnostics);
+  merge_inherited(result.suppressed);
   // A file linted on its own and also pulled in by a launch reports each finding once.
   auto same = [](const CheckedDiagnostic& a, const CheckedDiagnostic& b) {
     return a.diagnostic.code == b.diagnostic.code &&
