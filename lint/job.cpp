@@ -160,6 +160,15 @@ void Job::apply_defaults(const LintOptions& options) {
   default_to(Key::kAccountForLossInPipelineSplit, Value::boolean(false));
   default_to(Key::kUseTpPpDpMapping, Value::boolean(false));
 
+  // Megatron-DeepSpeed: --num-experts 1 (its default) is a dense model; DeepSpeed-MoE layers are built only
+  // for counts above 1 (megatron/model/transformer.py of Megatron-DeepSpeed).
+  if (framework_ == Framework::kMegatronDeepSpeed) {
+    if (const Fact* e = fact(Key::kNumMoeExperts); e && e->value.as_int() == 1) {
+      Fact dense = *e;
+      dense.value = Value::null();
+      set(std::move(dense));
+    }
+  }
   if (describes_model_) {
     // The model is fully described here, so what is left out has Megatron-Core's default.
     if (!fact(Key::kNumMoeExperts))

@@ -52,6 +52,8 @@ struct FlagAlias {
 };
 constexpr FlagAlias kFlagAliases[] = {
     {"--num-experts", Key::kNumMoeExperts, false},
+    // Megatron-DeepSpeed's DeepSpeed-MoE expert parallelism (its arguments.py; Megatron-LM has none).
+    {"--moe-expert-parallel-size", Key::kExpertModelParallelSize, false},
     {"--seq-length", Key::kSeqLength, false},
     {"--encoder-seq-length", Key::kSeqLength, false},
     {"--decoder-first-pipeline-num-layers", Key::kNumLayersInFirstPipelineStage, false},

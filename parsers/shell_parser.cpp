@@ -12,7 +12,9 @@
 #include <memory>
 #include <set>
 
+#include "parsers/deepspeed_resources.h"
 #include "parsers/shell_grammar_workarounds.h"
+#include "parsers/shell_option_merge.h"
 #include "parsers/shell_syntax_check.h"
 #include "parsers/shell_text.h"
 #include "parsers/shell_variables.h"
@@ -512,14 +514,27 @@ class ShellParser {
           agree = false;
       }
       if (agree && untouched) continue;  // no branch changed it
+      std::string branches = "the branches at line " + std::to_string(where.range.start.line);
       if (agree && first) {
         env.share(name, *first);
+      } else if (auto merged = merge_branch_values(results, name, branches)) {
+        env.set(name, std::move(*merged));
       } else {
-        set_unknown(env, name,
-                    "assigned differently in the branches at line " + std::to_string(where.range.start.line),
-                    where);
+        set_unknown(env, name, "assigned differently in " + branches, where);
       }
     }
+  }
+
+  // The options every branch agrees on, when each branch left the variable an options list.
+  static std::optional<Var> merge_branch_values(const std::vector<Env>& results, const std::string& name,
+                                                const std::string& branches) {
+    std::vector<const Var*> values;
+    for (const auto& r : results) {
+      const Var* v = r.find(name);
+      if (!v) return std::nullopt;
+      values.push_back(v);
+    }
+    return merge_option_lists(values, branches);
   }
 
   void redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
@@ -663,13 +678,20 @@ class ShellParser {
         started = true;
         return;
       }
-      current.merge_meta(t);
+      // Each run-time part's reason goes with the field that holds its placeholder byte, when the text
+      // has one reason per placeholder (it was built by add_unknown); otherwise all go to the first field.
+      bool per_byte = t.unknown_reasons.size() ==
+                      static_cast<std::size_t>(std::count(t.text.begin(), t.text.end(), kUnknownByte));
+      current.merge_meta(t, !per_byte);
+      std::size_t next_reason = 0;
       for (std::size_t i = 0; i < t.text.size(); ++i) {
         char c = t.text[i];
         if (c == ' ' || c == '\t' || c == '\n') {
           if (started) finish();
           continue;
         }
+        if (c == kUnknownByte && per_byte)
+          current.unknown_reasons.push_back(t.unknown_reasons[next_reason++]);
         current.push(c, t.origin.at(i));
         started = true;
       }
@@ -1485,46 +1507,151 @@ class ShellParser {
     emit(l, w, where, env, overlay, ctx);
   }
 
-  // deepspeed [--num_nodes N] [--num_gpus G] script.py args: N x G ranks, like torchrun. Without
-  // --num_gpus it starts one rank per GPU of each host (or those --include / the hostfile's slots name);
-  // without --num_nodes, every host of the hostfile, or this host alone when there is none.
+  // deepspeed [--num_nodes N] [--num_gpus G] [--hostfile F | --include H:S@...] script.py args
+  // (deepspeed/launcher/runner.py): the hostfile's hosts (or --include's), the first N of them, G GPUs
+  // each; every GPU of a host whose slots are not named; this host alone when there is no hostfile.
   void deepspeed(std::vector<ShellText>& w, std::size_t i, const Location& where, Env& env, Env& overlay,
                  Context& ctx) {
+    static const std::set<std::string> kNoValue = {"--module",
+                                                   "--no_python",
+                                                   "--no_local_rank",
+                                                   "--no_ssh",
+                                                   "--no_ssh_check",
+                                                   "--force_multi",
+                                                   "--save_pid",
+                                                   "--elastic_training",
+                                                   "--bind_cores_to_rank",
+                                                   "-q",
+                                                   "--quiet"};
     Launch l;
     l.kind = LaunchKind::kTorchrun;
     std::size_t k = i;
-    bool gpus = false, nodes = false, hosts = false;
-    const ShellText* launcher = i > 0 ? &w[i - 1] : nullptr;
+    struct Option {
+      const ShellText* flag = nullptr;
+      const ShellText* value = nullptr;
+      ShellText inline_value;
+    };
+    Option gpus, nodes, hostfile, include, exclude;
+    ShellText* launcher = i > 0 ? &w[i - 1] : nullptr;
     for (; k < w.size() && w[k].text.starts_with("-"); ++k) {
-      std::string opt = w[k].text.substr(0, w[k].text.find('='));
-      std::replace(opt.begin(), opt.end(), '-', '_');
-      if (opt == "__hostfile" || opt == "_H" || opt == "__include" || opt == "_i" || opt == "__exclude" ||
-          opt == "_e")
-        hosts = true;
-      if (w[k].text.find('=') != std::string::npos || k + 1 >= w.size()) continue;
-      if (opt == "__num_gpus" || opt == "__num_nodes") {
-        Key key = opt == "__num_gpus" ? Key::kNprocPerNode : Key::kNnodes;
-        (key == Key::kNprocPerNode ? gpus : nodes) = true;
-        l.launcher_facts.push_back(
-            launcher_fact(key, count_of(w[k + 1], false), w[k], &w[k + 1], "deepspeed " + w[k].text));
+      auto eq = w[k].text.find('=');
+      std::string opt = w[k].text.substr(0, eq);
+      if (kNoValue.contains(opt)) {
+        if (opt == "--module") l.module = true;
+        continue;
       }
-      if (opt != "__no_local_rank" && opt != "__force_multi" && opt != "__no_python") ++k;
+      Option* o = opt == "--num_gpus" || opt == "--num_accelerators" ? &gpus
+                  : opt == "--num_nodes"                             ? &nodes
+                  : opt == "--hostfile" || opt == "-H"               ? &hostfile
+                  : opt == "--include" || opt == "-i"                ? &include
+                  : opt == "--exclude" || opt == "-e"                ? &exclude
+                                                                     : nullptr;
+      Option ignored;
+      if (!o) o = &ignored;
+      o->flag = &w[k];
+      o->value = nullptr;
+      if (eq != std::string::npos) {
+        o->inline_value = w[k];
+        o->inline_value.text.erase(0, eq + 1);
+        o->inline_value.origin = w[k].origin.slice(eq + 1);
+        o->value = &o->inline_value;
+      } else if (k + 1 < w.size()) {
+        o->value = &w[++k];
+      }
     }
     if (k >= w.size()) return;
-    if (!gpus && launcher)
-      l.launcher_facts.push_back(launcher_fact(
-          Key::kNprocPerNode,
-          Value::unknown(hosts ? "deepspeed takes the GPUs the hostfile or --include names"
-                               : "deepspeed starts one rank per GPU of the host (no --num_gpus)"),
-          *launcher, nullptr, "deepspeed without --num_gpus"));
-    if (!nodes && launcher)
+    auto fact = [&](Key key, Value v, const Option& o, std::string spelling) {
+      const ShellText* value = o.value == &o.inline_value ? nullptr : o.value;
+      Fact f = launcher_fact(key, std::move(v), *o.flag, value, std::move(spelling));
+      if (!value && o.value) {
+        f.written_at = o.value->via;
+        f.weak = o.value->weak;
+      }
+      return f;
+    };
+    std::optional<std::vector<DeepspeedHost>> hosts;  // the pool: the hostfile's hosts, filtered
+    std::string pool_note;
+    if (include.value) {
+      if (!include.value->unknown()) hosts = parse_deepspeed_include(include.value->text);
+      pool_note = "deepspeed --include";
+    } else if (hostfile.value && !hostfile.value->unknown()) {
+      hosts = read_deepspeed_hostfile(hostfile.value->text, pool_note);
+    }
+    std::optional<int> slots = hosts ? uniform_slots(*hosts) : std::nullopt;
+    std::string pool = include.value ? "--include" : "the hostfile";
+    if (gpus.value) {
+      l.launcher_facts.push_back(fact(Key::kNprocPerNode, count_of(*gpus.value, false), gpus,
+                                      "deepspeed " + gpus.flag->text.substr(0, gpus.flag->text.find('='))));
+    } else if (slots && !exclude.value) {
+      const Option& from = include.value ? include : hostfile;
       l.launcher_facts.push_back(
-          hosts ? launcher_fact(Key::kNnodes, Value::unknown("deepspeed runs on the hosts of its hostfile"),
-                                *launcher, nullptr, "deepspeed --hostfile")
-                : launcher_fact(Key::kNnodes, Value::integer(1), *launcher, nullptr,
-                                "deepspeed's default --num_nodes=1 (no hostfile: this host only)"));
+          fact(Key::kNprocPerNode, Value::integer(*slots), from, "GPUs per host in " + pool));
+    } else if (launcher) {
+      std::string why = exclude.value ? "deepspeed takes the GPUs --exclude leaves"
+                        : hosts && std::any_of(hosts->begin(), hosts->end(),
+                                               [](const DeepspeedHost& h) { return !h.slots; })
+                            ? "deepspeed takes every GPU of a host --include names without slots"
+                        : hosts         ? "the hosts deepspeed takes do not all give the same number of GPUs"
+                        : hostfile.flag ? "deepspeed takes the GPUs its hostfile names (" + pool_note + ")"
+                        : include.flag  ? "deepspeed takes the GPUs --include names"
+                                        : "deepspeed starts one rank per GPU of the host (no --num_gpus)";
+      l.launcher_facts.push_back(launcher_fact(Key::kNprocPerNode, Value::unknown(why), *launcher, nullptr,
+                                               "deepspeed without --num_gpus"));
+    }
+    if (hosts && !exclude.value) {
+      const Option& from = include.value ? include : hostfile;
+      Value count = Value::integer(static_cast<std::int64_t>(hosts->size()));
+      std::string spelling = "hosts in " + pool;
+      if (nodes.value && !include.value) {
+        // The first N hosts of the hostfile.
+        Value n = count_of(*nodes.value, false);
+        if (auto v = n.as_int(); v && *v > 0 && *v < static_cast<std::int64_t>(hosts->size())) {
+          l.launcher_facts.push_back(fact(Key::kNnodes, n, nodes, "deepspeed --num_nodes"));
+        } else if (!n.is_known()) {
+          l.launcher_facts.push_back(fact(Key::kNnodes, n, nodes, "deepspeed --num_nodes"));
+        } else {
+          l.launcher_facts.push_back(fact(Key::kNnodes, count, from, spelling));
+        }
+      } else {
+        l.launcher_facts.push_back(fact(Key::kNnodes, count, from, spelling));
+      }
+    } else if (nodes.value) {
+      l.launcher_facts.push_back(
+          fact(Key::kNnodes, count_of(*nodes.value, false), nodes, "deepspeed --num_nodes"));
+    } else if (launcher) {
+      bool any_pool = hostfile.flag || include.flag || exclude.flag;
+      l.launcher_facts.push_back(
+          any_pool
+              ? launcher_fact(Key::kNnodes,
+                              Value::unknown(exclude.flag ? "deepspeed runs on the hosts --exclude leaves"
+                                                          : "deepspeed runs on the hosts of its hostfile"),
+                              *launcher, nullptr, "deepspeed --hostfile")
+              : launcher_fact(Key::kNnodes, Value::integer(1), *launcher, nullptr,
+                              "deepspeed's default --num_nodes=1 (no hostfile: this host only)"));
+    }
     l.entry = k;
     emit(l, w, where, env, overlay, ctx);
+  }
+
+  // The hosts of a deepspeed hostfile: where the launch runs is not known, so it is looked up next to
+  // the script, then as written. `note` says which file was read, or why none was.
+  std::optional<std::vector<DeepspeedHost>> read_deepspeed_hostfile(const std::string& path,
+                                                                    std::string& note) {
+    namespace fs = std::filesystem;
+    fs::path p(path);
+    std::vector<fs::path> candidates;
+    if (!p.is_absolute()) candidates.push_back(fs::path(files_[0].path).parent_path() / p);
+    candidates.push_back(p);
+    for (const auto& c : candidates) {
+      auto text = read_source_file(c.lexically_normal().string(), 1u << 20);
+      if (!text) continue;
+      auto hosts = parse_deepspeed_hostfile(*text);
+      note = hosts ? "read " + c.lexically_normal().string()
+                   : "deepspeed refuses " + c.lexically_normal().string() + ": not host slots=N lines";
+      return hosts;
+    }
+    note = "not found: " + path;
+    return std::nullopt;
   }
 
   // mpirun -np N [-N per-node] cmd: MPI starts the ranks itself, like srun.
@@ -1638,13 +1765,17 @@ class ShellParser {
   // distributed launcher, training settings among the arguments, or a training entry point's name.
   static bool training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta) {
     if (l.kind == LaunchKind::kTorchrun) return true;
+    // Data preparation and conversion scripts read a recipe or model flags but run on CPUs.
+    std::string_view script = basename(entry);
+    for (std::string_view word : {"prepare", "preprocess", "pack_data", "packed_data", "convert", "download",
+                                  "tokenize", "tokenizer", "export_", "merge_mp", "checkpoint_util"})
+      if (script.find(word) != std::string_view::npos) return false;
     if (ta.megatron_flags || ta.hydra_overrides || ta.recipe || ta.lightning_trainer || ta.deepspeed ||
         !ta.facts.empty())
       return true;
-    std::string_view base = basename(entry);
     for (std::string_view word :
          {"train", "pretrain", "finetune", "fine_tune", "sft", "run_recipe", "megatron_"})
-      if (base.find(word) != std::string_view::npos) return true;
+      if (script.find(word) != std::string_view::npos) return true;
     return false;
   }
 
@@ -1658,9 +1789,11 @@ class ShellParser {
     RawJob job;
     job.range = where.range;
     // Text known only at run time is a placeholder byte inside the parser; never in a job's name.
-    job.description = w[l.entry].unknown() || entry.find(kUnknownByte) != std::string::npos
+    // ${dir}/../../pretrain_gpt.py: the folder is known only at run time, the script is not.
+    std::string_view script = basename(entry);
+    job.description = script.empty() || script.find(kUnknownByte) != std::string_view::npos
                           ? std::string("launch of a script known only at run time")
-                          : std::string(basename(entry)) + " launch";
+                          : std::string(script) + " launch";
     if (!l.module && !w[l.entry].unknown() && entry.ends_with(".py")) job.entry_script = entry;
     if (ta.recipe && !ta.recipe->unknown) job.recipe = ta.recipe->text;
     if (ta.model && !ta.model->unknown) job.model = ta.model->text;

@@ -112,8 +112,10 @@ struct ShellText {
     origin.append(other.origin);
     merge_meta(other);
   }
-  void merge_meta(const ShellText& other) {
-    unknown_reasons.insert(unknown_reasons.end(), other.unknown_reasons.begin(), other.unknown_reasons.end());
+  void merge_meta(const ShellText& other, bool with_reasons = true) {
+    if (with_reasons)
+      unknown_reasons.insert(unknown_reasons.end(), other.unknown_reasons.begin(),
+                             other.unknown_reasons.end());
     if (other.weak && !weak) {
       weak = true;
       weak_note = other.weak_note;

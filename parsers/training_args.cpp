@@ -74,6 +74,10 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+bool parse_int_text(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
+}
+
 // A location from the start of `a` to the end of `b` when both are on one line of one file.
 Location span(const Location& a, const Location& b) {
   if (a.path == b.path && a.range.valid() && b.range.valid() && a.range.start.line == b.range.start.line &&
@@ -183,8 +187,11 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
       }
       if (name == "--recompute-activations") {
         // Megatron-LM's shorthand for selective recompute.
-        flags.push_back(make_fact(Key::kRecomputeGranularity, Value::string("selective"), w.location,
-                                  Origin::kMegatronFlag, std::string(name), w));
+        // --recompute-activations=<unknown>: set in some branches only.
+        Value v = inline_value && w.unknown ? word_value(w, *inline_value, KeyType::kAny, false)
+                                            : Value::string("selective");
+        flags.push_back(make_fact(Key::kRecomputeGranularity, std::move(v), w.location, Origin::kMegatronFlag,
+                                  std::string(name), w));
         continue;
       }
       if (name == "--recipe") {
@@ -216,6 +223,21 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
         if (!v) continue;
         std::string_view text = inline_value ? *inline_value : std::string_view(v->text);
         Value value = word_value(*v, text, type, match->inverted);
+        // Megatron-DeepSpeed's --num-experts takes one count per layer group (PR-MoE: 64 64 128).
+        if (match->key == Key::kNumMoeExperts && !inline_value) {
+          const Word* last = v;
+          bool same = true;
+          while (i + 1 < words.size() && !words[i + 1].unknown && parse_int_text(words[i + 1].text)) {
+            last = &words[++i];
+            same = same && last->text == v->text;
+          }
+          if (!same)
+            value = Value::unknown("one expert count per layer group (" + std::string(name) + " " + v->text +
+                                   " ... " + last->text + ")");
+          flags.push_back(make_fact(match->key, std::move(value), span(w.location, last->location),
+                                    Origin::kMegatronFlag, std::string(name), *v));
+          continue;
+        }
         // --hierarchical-context-parallel-sizes 2 4 and --cp-comm-type a b take several values.
         if (type == KeyType::kList || match->key == Key::kCpCommType) {
           std::vector<Value> items{value};

@@ -33,7 +33,9 @@ model:
 ```
 
 ## Framework behaviour
-Megatron-LM refuses at start-up; Megatron-Bridge and NeMo fail at model build.
+Megatron-LM refuses at start-up; Megatron-Bridge and NeMo fail at model build. Megatron-DeepSpeed
+(`--num-experts` with `--moe-expert-parallel-size`) fails when DeepSpeed builds the MoE layer
+(deepspeed/moe/layer.py:59@edaa7221).
 
 ## References
 - reference/megatron-rules.md §4, rule E2
@@ -52,11 +54,17 @@ class ExpertsEpDivisibility final : public Rule {
       if (d > 1 && d <= std::max<std::int64_t>(2 * *ep, 16)) ok.push_back(d);
     Finding f;
     f.location = ep_fact->location.in_file() ? ep_fact->location : e_fact->location;
-    f.message = fmt::format(
-        "num_moe_experts={} is not divisible by EP={}; Megatron-LM asserts \"Number of experts "
-        "should be a multiple of expert model parallel_size\" and Megatron-Core fails when the MoE "
-        "layer is built",
-        *experts, *ep);
+    f.message =
+        job.framework() == Framework::kMegatronDeepSpeed
+            ? fmt::format(
+                  "num_moe_experts={} is not divisible by EP={}; DeepSpeed asserts \"Number of experts "
+                  "({}) should be divisible by expert parallel size ({})\" when the MoE layer is built",
+                  *experts, *ep, *experts, *ep)
+            : fmt::format(
+                  "num_moe_experts={} is not divisible by EP={}; Megatron-LM asserts \"Number of experts "
+                  "should be a multiple of expert model parallel_size\" and Megatron-Core fails when the "
+                  "MoE layer is built",
+                  *experts, *ep);
     f.help = fmt::format("use EP {}", join_numbers(ok, " or "));
     f.related = related_locations(*e_fact, "experts set here");
     out.push_back(std::move(f));

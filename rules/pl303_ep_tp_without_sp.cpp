@@ -39,6 +39,8 @@ model:
 
 ## Framework behaviour
 Megatron-Core only warns (model_parallel_config.py) and runs with duplicated expert work.
+Megatron-DeepSpeed is not checked: its experts are DeepSpeed-MoE layers, which Megatron-Core's warning
+does not cover.
 
 ## References
 - reference/megatron-rules.md §4, rule E5; §12.9
@@ -51,6 +53,7 @@ class EpTpWithoutSp final : public Rule {
     auto ep = job.get_int(Key::kExpertModelParallelSize), tp = job.get_int(Key::kTensorModelParallelSize);
     auto sp = job.get_bool(Key::kSequenceParallel);
     if (!ep || !tp || !sp || *ep <= 1 || *tp <= 1 || *sp) return;
+    if (job.framework() == Framework::kMegatronDeepSpeed) return;  // DeepSpeed-MoE, not Megatron-Core's
     // SP off only by default counts where the framework's default is known (Megatron-LM flags, NeMo,
     // Bridge recipes, a described model); a config object of a class parlint does not know may set it
     // elsewhere (Bridge's perf WorkloadBaseConfig derives SP = TP > 1).

@@ -40,7 +40,8 @@ model:
 ```
 
 ## Framework behaviour
-Runs; this is advice.
+Runs; this is advice. Megatron-DeepSpeed is not checked: it has no expert tensor parallelism setting
+(its DeepSpeed-MoE experts follow `--enable-expert-tensor-parallelism`).
 
 ## References
 - reference/megatron-rules.md §4, rule E4; §8
@@ -50,7 +51,7 @@ class ExpertTensorParallel final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
-    if (!job.is_moe()) return;
+    if (!job.is_moe() || job.framework() == Framework::kMegatronDeepSpeed) return;
     // EP on a model known to be dense is PL301's error; advice about expert layers would be noise.
     if (job.known_dense()) return;
     auto etp = job.get_int(Key::kExpertTensorParallelSize);

@@ -47,7 +47,8 @@ model:
 
 ## Framework behaviour
 Megatron-Core asserts in `TransformerConfig.__post_init__`. Megatron-Bridge sets ETP = 1 when EP > 1,
-so its default passes.
+so its default passes. Megatron-DeepSpeed is not checked: its DeepSpeed-MoE layers are not Megatron-Core's
+MoE layers and the assertion does not run.
 
 ## References
 - reference/megatron-rules.md §4, rules E4, E6
@@ -61,6 +62,7 @@ class MoeBiasEtp final : public Rule {
     auto bias = job.get_bool(Key::kAddBiasLinear);
     auto etp = job.get_int(Key::kExpertTensorParallelSize);
     if (!experts || *experts <= 0 || !bias || !*bias || !etp || *etp == 1) return;
+    if (job.framework() == Framework::kMegatronDeepSpeed) return;  // DeepSpeed-MoE, not Megatron-Core's
     const Fact* etp_fact = job.fact(Key::kExpertTensorParallelSize);
     const Fact* bias_fact = job.fact(Key::kAddBiasLinear);
     bool inherited = !job.is_written(Key::kExpertTensorParallelSize);

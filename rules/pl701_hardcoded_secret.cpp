@@ -91,9 +91,17 @@ bool secret_name(std::string name) {
   return false;
 }
 
-// Values that are clearly not secrets: placeholders, references, paths.
+// A count such as NUM_TOKEN=157286400000 or TRAIN_TOKEN=300e9 (Megatron-DeepSpeed's token budgets).
+bool number(std::string_view v) {
+  if (v.empty() || !std::isdigit(static_cast<unsigned char>(v.front()))) return false;
+  return std::all_of(v.begin(), v.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == 'e' || c == 'E';
+  });
+}
+
+// Values that are clearly not secrets: placeholders, references, paths, numbers.
 bool placeholder(std::string_view v) {
-  if (v.size() < 8 || v.find(' ') != std::string_view::npos) return true;
+  if (v.size() < 8 || v.find(' ') != std::string_view::npos || number(v)) return true;
   if (v.find('$') != std::string_view::npos || v.find('<') != std::string_view::npos ||
       v.find('{') != std::string_view::npos || v.starts_with("/") || v.starts_with("~") ||
       v.starts_with("./"))

@@ -36,7 +36,8 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4 --num
 ```
 
 ## Framework behaviour
-Megatron-LM refuses to start (`megatron/training/arguments.py:1476-1478@d98e8a64ddf3`, only before
+Launches of checkpoint and data tools (merging or converting checkpoints, preparing data) are not
+checked: they do not start training. Megatron-LM refuses to start (`megatron/training/arguments.py:1476-1478@d98e8a64ddf3`, only before
 Blackwell: `get_device_arch_version() < 10`). Megatron-DeepSpeed (a launch with `--deepspeed` or its own
 flags) raises `RuntimeError: Using sequence parallelism requires setting the environment variable
 CUDA_DEVICE_MAX_CONNECTIONS to 1` only when sequence parallelism stays on, i.e. with SP and TP > 1; with
@@ -59,6 +60,7 @@ class CudaDeviceMaxConnections final : public Rule {
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (!megatron_lm_family(job.framework()) || job.launch() == LaunchKind::kNone) return;
+    if (!job.gpu_entry_point()) return;  // checkpoint and data tools do not start training
     if (!pre_blackwell(job.cluster().gpu)) return;
     auto tp = job.get_int(Key::kTensorModelParallelSize), cp = job.get_int(Key::kContextParallelSize);
     if (!tp || !cp || (*tp <= 1 && *cp <= 1)) return;

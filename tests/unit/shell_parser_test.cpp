@@ -262,6 +262,77 @@ TEST(ShellParser, MpirunAndDeepspeed) {
   EXPECT_EQ(int_of(pf.jobs[1], Key::kNprocPerNode), 8);
 }
 
+// Megatron-DeepSpeed's megatron_options / ds_args: a branch that appends words keeps the words before
+// it; only the options the branches disagree about become unknown.
+TEST(ShellParser, OptionStringsBuiltInBranchesKeepWhatEveryBranchSets) {
+  auto pf =
+      sh("OPTS=\"--tensor-model-parallel-size 32 --pipeline-model-parallel-size 2\"\n"
+         "if [ \"$ckpt\" = true ]; then\n  OPTS=\"$OPTS --recompute-activations\"\nfi\n"
+         "if [ -n \"$BIG\" ]; then OPTS=\"$OPTS --pipeline-model-parallel-size 4\"; fi\n"
+         "ds_args=\"\"\nds_args=\" --deepspeed ${ds_args}\"\n"
+         "if [ \"$z\" = 1 ]; then ds_args=\"--zero-stage=1 ${ds_args}\"; fi\n"
+         "ARGS=(--num-layers 24)\nif [ -n \"$SP\" ]; then ARGS+=(--sequence-parallel); fi\n"
+         "torchrun --nproc_per_node 8 pretrain_gpt.py $OPTS ${ds_args} \"${ARGS[@]}\"\n");
+  const RawJob& job = only_job(pf);
+  EXPECT_EQ(int_of(job, Key::kTensorModelParallelSize), 32);
+  EXPECT_EQ(int_of(job, Key::kNumLayers), 24);
+  const Fact* pp = find_fact(job, Key::kPipelineModelParallelSize);
+  ASSERT_NE(pp, nullptr);
+  EXPECT_TRUE(pp->value.is_unknown());
+  EXPECT_NE(pp->value.unknown_reason().find("--pipeline-model-parallel-size is set differently"),
+            std::string::npos);
+  EXPECT_NE(pp->value.unknown_reason().find("line 5"), std::string::npos);
+  EXPECT_EQ(pp->location.range.start.line, 1);  // where the option is written
+  const Fact* recompute = find_fact(job, Key::kRecomputeGranularity);
+  ASSERT_NE(recompute, nullptr);
+  EXPECT_TRUE(recompute->value.is_unknown());
+  const Fact* sp = find_fact(job, Key::kSequenceParallel);
+  ASSERT_NE(sp, nullptr);
+  EXPECT_TRUE(sp->value.is_unknown());
+  EXPECT_EQ(job.framework, Framework::kMegatronDeepSpeed);  // --deepspeed survives the prepend
+  // Values that are not options lists (different leading words) stay unknown whole.
+  auto cmd =
+      sh("if [ -n \"$X\" ]; then C=\"torchrun --nproc_per_node 8\"; else C=\"python\"; fi\n"
+         "$C pretrain_gpt.py --tensor-model-parallel-size 2\n");
+  for (const auto& j : cmd.jobs) EXPECT_NE(j.launch, LaunchKind::kTorchrun);
+}
+
+TEST(ShellParser, DeepspeedHostsFromHostfileAndInclude) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "parlint_ds_hosts";
+  fs::create_directories(dir);
+  std::ofstream(dir / "hostfile") << "# pool\nworker-0 slots=4\nworker-1 slots=4\n\nworker-2 slots=4\n";
+  std::ofstream(dir / "mixed") << "a slots=8\nb slots=4\n";
+  std::string path = (dir / "t.sh").string();
+  auto pf =
+      sh("deepspeed --hostfile=hostfile pretrain_gpt.py --deepspeed\n"
+         "deepspeed -H hostfile --num_nodes 2 pretrain_gpt.py --deepspeed\n"
+         "deepspeed --include localhost:0,1,2,3 pretrain_gpt.py --deepspeed\n"
+         "deepspeed --include \"w0:0,1@w1:2,3\" pretrain_gpt.py --deepspeed\n"
+         "deepspeed --include w0@w1 pretrain_gpt.py --deepspeed\n"
+         "deepspeed --hostfile mixed pretrain_gpt.py --deepspeed\n"
+         "deepspeed --hostfile missing pretrain_gpt.py --deepspeed\n"
+         "deepspeed --num_nodes=2 --num_gpus=8 pretrain_gpt.py --deepspeed\n",
+         path);
+  ASSERT_EQ(pf.jobs.size(), 8u);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kNnodes), 3);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kNprocPerNode), 4);
+  EXPECT_EQ(int_of(pf.jobs[1], Key::kNnodes), 2);  // the first two hosts
+  EXPECT_EQ(int_of(pf.jobs[1], Key::kNprocPerNode), 4);
+  EXPECT_EQ(int_of(pf.jobs[2], Key::kNnodes), 1);
+  EXPECT_EQ(int_of(pf.jobs[2], Key::kNprocPerNode), 4);
+  EXPECT_EQ(int_of(pf.jobs[3], Key::kNnodes), 2);
+  EXPECT_EQ(int_of(pf.jobs[3], Key::kNprocPerNode), 2);
+  EXPECT_EQ(int_of(pf.jobs[4], Key::kNnodes), 2);
+  EXPECT_TRUE(find_fact(pf.jobs[4], Key::kNprocPerNode)->value.is_unknown());  // every GPU of w0 and w1
+  EXPECT_EQ(int_of(pf.jobs[5], Key::kNnodes), 2);
+  EXPECT_TRUE(find_fact(pf.jobs[5], Key::kNprocPerNode)->value.is_unknown());  // 8 and 4
+  EXPECT_TRUE(find_fact(pf.jobs[6], Key::kNnodes)->value.is_unknown());
+  EXPECT_EQ(int_of(pf.jobs[7], Key::kNnodes), 2);
+  EXPECT_EQ(int_of(pf.jobs[7], Key::kNprocPerNode), 8);
+  fs::remove_all(dir);
+}
+
 TEST(ShellParser, BridgeShorthandsLoseToTrailingOverrides) {
   auto pf =
       sh("python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config -tp 2 -pp 2 -sl 8192 "
