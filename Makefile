@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
 .PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
-	update-settings tsan-build test-tsan corpus-triage
+	update-settings update-slurm-options tsan-build test-tsan corpus-triage
 
 all: build
 
@@ -99,6 +99,15 @@ update-settings:
 	  --nemo "$(NEMO)" --nemo-launcher "$(NEMO_LAUNCHER)" --megatron-deepspeed "$(MEGATRON_DEEPSPEED)" \
 	  --gpt-neox "$(GPT_NEOX)" --out "$(SETTINGS_CATALOGUE)"
 	PARLINT_SETTINGS_CATALOGUE="$(SETTINGS_CATALOGUE)" python3 -m unittest tests/test_settings_catalogue.py
+
+# The srun/sbatch/salloc option table (which options take a value), from the man pages of Debian's
+# slurm-client: downloaded (no root needed), read, and thrown away.
+update-slurm-options:
+	rm -rf "$(BUILD)/slurm-client" && mkdir -p "$(BUILD)/slurm-client"
+	cd "$(BUILD)/slurm-client" && apt-get download slurm-client && dpkg-deb -x slurm-client_*.deb root
+	python3 scripts/gen_slurm_options.py "$(BUILD)/slurm-client/root/usr/share/man/man1" \
+	  "$$(cd "$(BUILD)/slurm-client" && ls slurm-client_*.deb | sed 's/_amd64.deb//; s/_/ /')" \
+	  > parsers/slurm_option_table.inc
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

@@ -747,6 +747,21 @@ class ShellParser {
         ++i;
         if (src.text[i] == '\n') continue;  // line continuation
         c = src.text[i];
+      } else if (c == '$' && i + 1 < e &&
+                 (std::isalpha(static_cast<unsigned char>(src.text[i + 1])) || src.text[i + 1] == '_' ||
+                  src.text[i + 1] == '{')) {
+        // An expansion the grammar left inside a plain word ($A/x_$B.log splits after x_): its value
+        // is not read, so it is known only at run time.
+        std::uint32_t j = i + 1;
+        if (src.text[j] == '{') {
+          while (j < e && src.text[j] != '}') ++j;
+          if (j < e) ++j;
+        } else {
+          while (j < e && (std::isalnum(static_cast<unsigned char>(src.text[j])) || src.text[j] == '_')) ++j;
+        }
+        t.add_unknown("an expansion (" + std::string(src.text.substr(i, j - i)) + ") known only at run time");
+        i = j - 1;
+        continue;
       }
       t.push(c, src.at(i));
     }
@@ -823,16 +838,22 @@ class ShellParser {
         std::string_view ct = node_type(c);
         if (ct == "string_content") continue;  // covered by the gaps below
         double_quoted(src, pos, ts_node_start_byte(c), t);
-        if (ct == "expansion" && is_all_elements(c, src) && !joined) {
-          // "${A[@]}": one field per element, even inside quotes.
-          const Var* var = lookup_var(c, src, env);
+        const Var* array = ct == "expansion" && is_all_elements(c, src) ? lookup_var(c, src, env) : nullptr;
+        if (array && !array->is_array) array = nullptr;  // "${S[@]}" of a string is the string
+        if (array && !joined && all_elements_index(c, src) == '@') {
+          // "${A[@]}": one field per element, even inside quotes (so bash -c "cmd ${A[@]}" runs only
+          // the text up to the first element's end, and the rest become $0, $1, ... as in bash).
           f.add(t, false);
           t = ShellText{};
-          if (var) {
-            for (std::size_t k = 0; k < var->elements.size(); ++k) {
-              if (k) f.finish();
-              f.add(var->elements[k], false);
-            }
+          for (std::size_t k = 0; k < array->elements.size(); ++k) {
+            if (k) f.finish();
+            f.add(array->elements[k], false);
+          }
+        } else if (array) {
+          // "${A[*]}", or any "${A[@]}" where one string is made: the elements joined by a blank.
+          for (std::size_t k = 0; k < array->elements.size(); ++k) {
+            if (k) t.push(' ', {});
+            t.append(array->elements[k]);
           }
         } else {
           t.append(expand_value(c, src, env, ctx));
@@ -894,14 +915,18 @@ class ShellParser {
   }
 
   bool is_all_elements(TSNode expansion, const Source& src) const {
+    return all_elements_index(expansion, src) != 0;
+  }
+  // '@' for ${A[@]}, '*' for ${A[*]}, else 0.
+  char all_elements_index(TSNode expansion, const Source& src) const {
     for (TSNode c : NamedChildren(expansion)) {
       if (node_type(c) != "subscript") continue;
       TSNode index = by_field<"index">(c);
-      if (ts_node_is_null(index)) return false;
+      if (ts_node_is_null(index)) return 0;
       std::string idx = text_of(index, src);
-      return idx == "@" || idx == "*";
+      return idx == "@" || idx == "*" ? idx[0] : 0;
     }
-    return false;
+    return 0;
   }
 
   const Var* lookup_var(TSNode expansion, const Source& src, Env& env) const {
@@ -1178,6 +1203,7 @@ class ShellParser {
     std::vector<ShellText> words;
     Env overlay;
     bool skip_arguments = launches_nothing(n, src);
+    std::uint32_t previous_end = 0;
     for (TSNode c : NamedChildren(n)) {
       std::string_view ct = node_type(c);
       if (ct == "variable_assignment") {
@@ -1198,7 +1224,19 @@ class ShellParser {
         c = ts_node_named_child(c, 0);
       else if (skip_arguments)
         continue;
-      for (auto& w : expand_fields(c, src, env, ctx)) words.push_back(std::move(w));
+      // Arguments with no blank between them are one word to bash, even where the grammar splits
+      // them in two ($A/x_$B.log).
+      bool glued = !words.empty() && ts_node_start_byte(c) == previous_end;
+      previous_end = ts_node_end_byte(c);
+      auto fields = expand_fields(c, src, env, ctx);
+      for (std::size_t k = 0; k < fields.size(); ++k) {
+        if (k == 0 && glued) {
+          words.back().append(fields[0]);
+          words.back().forget_written();
+        } else {
+          words.push_back(std::move(fields[k]));
+        }
+      }
     }
     if (words.empty() || skip_arguments) return;
     Location where = node_location(n, src);

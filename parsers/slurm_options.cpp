@@ -1,5 +1,7 @@
 #include "parsers/slurm_options.h"
 
+#include "parsers/shell_text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <set>
@@ -8,66 +10,47 @@ namespace parlint {
 namespace {
 
 // Long options that take a value in the next word when written without '='.
-const std::set<std::string_view>& value_options() {
-  static const std::set<std::string_view> k = {"--nodes",
-                                               "--ntasks",
-                                               "--ntasks-per-node",
-                                               "--gpus-per-node",
-                                               "--gres",
-                                               "--gpus",
-                                               "--gpus-per-task",
-                                               "--cpus-per-task",
-                                               "--cpus-per-gpu",
-                                               "--account",
-                                               "--partition",
-                                               "--time",
-                                               "--job-name",
-                                               "--output",
-                                               "--error",
-                                               "--input",
-                                               "--mem",
-                                               "--mem-per-cpu",
-                                               "--mem-per-gpu",
-                                               "--container-image",
-                                               "--container-mounts",
-                                               "--container-name",
-                                               "--container-workdir",
-                                               "--container-env",
-                                               "--mpi",
-                                               "--export",
-                                               "--nodelist",
-                                               "--exclude",
-                                               "--constraint",
-                                               "--qos",
-                                               "--reservation",
-                                               "--dependency",
-                                               "--chdir",
-                                               "--het-group",
-                                               "--distribution",
-                                               "--cpu-bind",
-                                               "--gpu-bind",
-                                               "--network",
-                                               "--signal",
-                                               "--comment",
-                                               "--wckey",
-                                               "--array",
-                                               "--begin",
-                                               "--time-min",
-                                               "--switches",
-                                               "--licenses",
-                                               "--cluster",
-                                               "--clusters",
-                                               "--mail-type",
-                                               "--mail-user",
-                                               "--open-mode",
-                                               "--kill-on-bad-exit",
-                                               "--ntasks-per-gpu",
-                                               "--gpu-freq",
-                                               "--segment"};
-  return k;
+enum class SlurmArity { kNone, kOptional, kRequired };
+struct SlurmOption {
+  std::string_view name;
+  char short_name;
+  SlurmArity arity;
+};
+constexpr SlurmOption kSlurmOptions[] = {
+#include "parsers/slurm_option_table.inc"
+    // Newer than the man pages the table comes from, and the pyxis container plugin's options.
+    {"--segment", 0, SlurmArity::kRequired},
+    {"--tres-per-task", 0, SlurmArity::kRequired},
+    {"--container-image", 0, SlurmArity::kRequired},
+    {"--container-mounts", 0, SlurmArity::kRequired},
+    {"--container-name", 0, SlurmArity::kRequired},
+    {"--container-workdir", 0, SlurmArity::kRequired},
+    {"--container-env", 0, SlurmArity::kRequired},
+    {"--container-save", 0, SlurmArity::kRequired},
+    {"--container-mount-home", 0, SlurmArity::kNone},
+    {"--no-container-mount-home", 0, SlurmArity::kNone},
+    {"--container-remap-root", 0, SlurmArity::kNone},
+    {"--no-container-remap-root", 0, SlurmArity::kNone},
+    {"--container-writable", 0, SlurmArity::kNone},
+    {"--container-readonly", 0, SlurmArity::kNone},
+    {"--no-container-entrypoint", 0, SlurmArity::kNone},
+    {"--container-entrypoint", 0, SlurmArity::kNone},
+    {"--no-container-env", 0, SlurmArity::kNone},
+};
+
+// Long options whose value may be the next word (--nodes 2).
+bool takes_next_word(std::string_view name) {
+  for (const auto& o : kSlurmOptions)
+    if (o.name == name) return o.arity == SlurmArity::kRequired;
+  return false;
 }
+
 // Short options that take a value (attached, -N2, or in the next word).
-constexpr std::string_view kShortWithValue = "ANnGcptJoeiwxCqDdmBLMSF";
+bool short_takes_value(char c) {
+  for (const auto& o : kSlurmOptions)
+    if (o.short_name == c) return o.arity == SlurmArity::kRequired;
+  return false;
+}
 
 std::optional<std::int64_t> to_int(std::string_view s) {
   std::int64_t v = 0;
@@ -113,6 +96,11 @@ std::size_t parse_slurm_options(std::span<const Word> words, Allocation& alloc, 
   for (; i < words.size(); ++i) {
     const Word& w = words[i];
     std::string_view t = w.text;
+    // srun ${AUTO_RESUME} -l cmd: a word known only at run time, followed by options, is taken for
+    // more options (or nothing), not for the command.
+    if (stop_at_command && w.unknown && t.find_first_not_of(kUnknownByte) == std::string_view::npos &&
+        i + 1 < words.size() && words[i + 1].text.starts_with("-"))
+      continue;
     if (t.empty() || t[0] != '-' || t == "-" || t == "--") {
       if (stop_at_command) return t == "--" ? i + 1 : i;
       continue;
@@ -127,14 +115,14 @@ std::size_t parse_slurm_options(std::span<const Word> words, Allocation& alloc, 
       if (eq != std::string_view::npos) {
         value = t.substr(eq + 1);
         has_value = true;
-      } else if (value_options().count(name) && i + 1 < words.size()) {
+      } else if (takes_next_word(name) && i + 1 < words.size()) {
         value_word = &words[++i];
         value = value_word->text;
         has_value = true;
       }
     } else {
       name = std::string(t.substr(0, 2));
-      if (kShortWithValue.find(t[1]) != std::string_view::npos) {
+      if (short_takes_value(t[1])) {
         if (t.size() > 2) {
           value = t.substr(2);  // -N2
           if (value.starts_with("=")) value.remove_prefix(1);

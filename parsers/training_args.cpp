@@ -220,7 +220,14 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
           continue;
         }
         const Word* v = inline_value ? &w : next_value();
-        if (!v) continue;
+        if (!v) {
+          // No value follows (bash -c "cmd ${ARGS[@]}" passes only the first element's words): argparse
+          // refuses the command line, so the framework's default is not what runs either.
+          flags.push_back(make_fact(
+              match->key, Value::unknown(std::string(name) + " has no value here; argparse refuses it"),
+              w.location, Origin::kMegatronFlag, std::string(name), w));
+          continue;
+        }
         std::string_view text = inline_value ? *inline_value : std::string_view(v->text);
         Value value = word_value(*v, text, type, match->inverted);
         // Megatron-DeepSpeed's --num-experts takes one count per layer group (PR-MoE: 64 64 128).

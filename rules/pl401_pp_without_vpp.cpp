@@ -35,7 +35,8 @@ model:
 ```
 
 ## Framework behaviour
-Runs; this is throughput advice.
+Runs; this is throughput advice. Megatron-DeepSpeed is not checked: DeepSpeed's pipeline engine has no
+interleaved schedule.
 
 ## References
 - Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU Clusters (interleaved schedule)
@@ -46,7 +47,7 @@ class PpWithoutVpp final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto pp = job.get_int(Key::kPipelineModelParallelSize), layers = job.get_int(Key::kNumLayers);
-    if (!pp || *pp <= 1 || !layers) return;
+    if (!pp || *pp <= 1 || !layers || job.framework() == Framework::kMegatronDeepSpeed) return;
     if (job.fact(Key::kVirtualPipelineModelParallelSize) || job.fact(Key::kPipelineModelParallelLayout) ||
         job.fact(Key::kNumLayersPerVirtualPipelineStage))
       return;

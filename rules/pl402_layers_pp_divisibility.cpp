@@ -49,7 +49,10 @@ model:
 
 ## Framework behaviour
 Megatron-Core and Megatron-LM refuse the configuration; Megatron-Bridge and NeMo fail when the model is
-built, on every rank.
+built, on every rank. Megatron-DeepSpeed is not checked: with `--deepspeed` its pipeline is DeepSpeed's
+`PipelineModule`, which spreads the layers over the stages by its partition method and needs no
+divisibility (`megatron/model/gpt_model.py:463@f4157bea`); only its non-DeepSpeed path asserts
+(`megatron/model/transformer.py:1613@f4157bea`), which parlint does not tell apart.
 
 ## References
 - reference/megatron-rules.md §5, rules P2, P3, P7b, P8, P9, P10, P11, P12, P13
@@ -60,6 +63,7 @@ class LayersPpDivisibility final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (job.framework() == Framework::kMegatronDeepSpeed) return;  // DeepSpeed partitions the layers
     auto L = job.get_int(Key::kNumLayers), pp = job.get_int(Key::kPipelineModelParallelSize);
     if (!L || !pp || *pp < 1 || *L < 1) return;
     auto vpp = job.get_int(Key::kVirtualPipelineModelParallelSize);

@@ -333,6 +333,35 @@ TEST(ShellParser, DeepspeedHostsFromHostfileAndInclude) {
   fs::remove_all(dir);
 }
 
+// Launch forms that used to vanish: srun options taking a value before the command, an unknown word
+// that may expand to options, words the grammar splits in two, arrays in bash -c strings.
+TEST(ShellParser, SrunOptionsArraysInStringsAndGluedWords) {
+  auto pf = sh(
+      "ARGS=(--tensor-model-parallel-size 16 --num-layers 4)\n"
+      "srun --jobid $SLURM_JOB_ID -K1 bash -c \"torchrun --nproc_per_node 8 pretrain_gpt.py ${ARGS[*]}\"\n"
+      "srun ${AUTO_RESUME} -l --output=$A/x_$B.log torchrun pretrain_gpt.py --tensor-model-parallel-size 8\n"
+      "srun bash -c \"torchrun pretrain_gpt.py ${ARGS[@]}\"\n"
+      "X=\"a ${ARGS[@]} b\"\n"
+      "torchrun pretrain_gpt.py $X\n");
+  ASSERT_EQ(pf.jobs.size(), 4u);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kTensorModelParallelSize), 16);
+  EXPECT_EQ(int_of(pf.jobs[0], Key::kNumLayers), 4);
+  EXPECT_EQ(int_of(pf.jobs[1], Key::kTensorModelParallelSize), 8);
+  // "${ARGS[@]}" splits the -c string: bash runs the text up to "--tensor-model-parallel-size" alone.
+  const Fact* cut = find_fact(pf.jobs[2], Key::kTensorModelParallelSize);
+  ASSERT_NE(cut, nullptr);
+  EXPECT_TRUE(cut->value.is_unknown());
+  EXPECT_FALSE(find_fact(pf.jobs[2], Key::kNumLayers));
+  EXPECT_EQ(int_of(pf.jobs[3], Key::kTensorModelParallelSize), 16);  // one string: joined by blanks
+  // The option table comes from the man pages: every option that takes a value takes the next word.
+  auto table =
+      sh("srun -p gpu -t 10 -J x -o o.log -e e.log -A acct -q high -D /w -w n[1-2] -x n3 -c 4 -m block "
+         "--mpi pmix --cpu-bind none --jobid 12 --exclusive --overlap -u -l -N 2 torchrun pretrain_gpt.py\n");
+  ASSERT_EQ(table.jobs.size(), 1u);
+  EXPECT_EQ(table.jobs[0].launch, LaunchKind::kTorchrun);
+  EXPECT_EQ(int_of(table.jobs[0], Key::kNodes), 2);
+}
+
 TEST(ShellParser, BridgeShorthandsLoseToTrailingOverrides) {
   auto pf =
       sh("python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config -tp 2 -pp 2 -sl 8192 "
