@@ -13,12 +13,14 @@
 #include <set>
 
 #include "parsers/deepspeed_resources.h"
+#include "parsers/sbatch_submissions.h"
 #include "parsers/shell_grammar_workarounds.h"
 #include "parsers/shell_option_merge.h"
 #include "parsers/shell_syntax_check.h"
 #include "parsers/shell_text.h"
 #include "parsers/shell_variables.h"
 #include "parsers/slurm_options.h"
+#include "parsers/sourced_path.h"
 #include "parsers/training_args.h"
 #include "parsers/tree_sitter_children.h"
 #include "parsers/tree_sitter_fields.h"
@@ -46,6 +48,15 @@ struct Source {
   std::string text;
   ByteOrigins origin;  // empty: identity into `file`
   int file = 0;
+  // A re-parsed string's run-time parts: each placeholder byte's offset and reason, when the string had
+  // one reason per placeholder.
+  std::vector<std::pair<std::uint32_t, std::string>> unknown_reasons = {};
+  std::string reason_at(std::uint32_t b) const {
+    auto it = std::lower_bound(unknown_reasons.begin(), unknown_reasons.end(), b,
+                               [](const auto& r, std::uint32_t v) { return r.first < v; });
+    if (it == unknown_reasons.end() || it->first != b) return "part of it is known only at run time";
+    return it->second;
+  }
   ByteOrigin at(std::uint32_t b) const {
     if (origin.empty()) return {file, b};
     if (b < origin.size()) return origin.at(b);
@@ -341,6 +352,15 @@ class ShellParser {
         continue;
       }
       parse_slurm_options(words, ctx.groups.back(), Origin::kSbatchDirective, "#SBATCH ", false);
+    }
+    // Submitted elsewhere with its own node count, the header's is not what runs.
+    Allocation& a = ctx.groups.front();
+    if (src.file == 0 && a.nodes && a.nodes->value.is_known() && ctx.groups.size() == 1) {
+      if (auto by = find_submission_with_nodes(files_[0].path)) {
+        a.nodes->value =
+            Value::unknown("sbatch " + by->option + " in " + by->path + ":" + std::to_string(by->line) +
+                           " overrides this #SBATCH --nodes when it submits the script");
+      }
     }
   }
 
@@ -762,6 +782,10 @@ class ShellParser {
         t.add_unknown("an expansion (" + std::string(src.text.substr(i, j - i)) + ") known only at run time");
         i = j - 1;
         continue;
+      } else if (c == kUnknownByte) {
+        t.push(c, src.at(i));
+        t.unknown_reasons.push_back(src.reason_at(i));
+        continue;
       }
       t.push(c, src.at(i));
     }
@@ -1069,6 +1093,10 @@ class ShellParser {
       t.via.push_back({a.nodes->location, a.nodes->spelling + " requests it"});
       return t;
     }
+    if (*src && (*src)->value.is_unknown()) {
+      t.add_unknown("$" + name + ": " + (*src)->value.unknown_reason());
+      return t;
+    }
     weak = !in_slurm;
     t.add_unknown("$" + name + " is set by SLURM at run time, and " +
                   (in_slurm ? std::string("this script's directives do not fix it")
@@ -1250,6 +1278,13 @@ class ShellParser {
     inner.text = text.text;
     inner.origin = text.origin;
     inner.file = -1;
+    if (!text.unknown_reasons.empty() &&
+        text.unknown_reasons.size() ==
+            static_cast<std::size_t>(std::count(text.text.begin(), text.text.end(), kUnknownByte))) {
+      std::size_t k = 0;
+      for (std::uint32_t b = 0; b < text.text.size(); ++b)
+        if (text.text[b] == kUnknownByte) inner.unknown_reasons.emplace_back(b, text.unknown_reasons[k++]);
+    }
     Context c = ctx;
     ++c.nesting;
     Env local = env;
@@ -1419,9 +1454,15 @@ class ShellParser {
   }
 
   void source_file(std::vector<ShellText>& w, std::size_t i, Env& env, Context& ctx) {
-    if (i + 1 >= w.size() || w[i + 1].unknown() || ctx.nesting >= kMaxNesting) return;
+    if (i + 1 >= w.size() || ctx.nesting >= kMaxNesting) return;
     namespace fs = std::filesystem;
     std::string arg = w[i + 1].text;
+    if (w[i + 1].unknown() || arg.find(kUnknownByte) != std::string::npos) {
+      // source "${SCRIPT_DIR}/${VARIANT}/params.sh": the one file on disk that fits, if there is one.
+      auto found = resolve_sourced_path(arg, kUnknownByte, fs::path(files_[0].path).parent_path().string());
+      if (!found) return;
+      arg = *found;
+    }
     std::vector<fs::path> candidates;
     fs::path p(arg);
     if (p.is_absolute()) {
@@ -1852,6 +1893,8 @@ class ShellParser {
 
     Allocation a = ctx.under_srun ? ctx.step : ctx.groups[0];
     derive_gpus_per_node(a);
+    // srun --ntasks counts the ranks only when srun starts them; under torchrun it counts the agents.
+    if (l.kind == LaunchKind::kTorchrun) a.ntasks.reset();
     for (const auto* f : {&a.nodes, &a.gpus_per_node, &a.ntasks_per_node, &a.ntasks})
       if (*f) job.facts.push_back(**f);
     for (const auto& f : l.launcher_facts) job.facts.push_back(f);

@@ -362,6 +362,38 @@ TEST(ShellParser, SrunOptionsArraysInStringsAndGluedWords) {
   EXPECT_EQ(int_of(table.jobs[0], Key::kNodes), 2);
 }
 
+// source "${SCRIPT_DIR}/${VARIANT}/params.sh" reads the one file that fits; a script another script
+// submits with sbatch --nodes does not keep its #SBATCH --nodes.
+TEST(ShellParser, SourcedPathWithRunTimePartsAndSubmittedNodeCount) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "parlint_sourced_variant";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "base");
+  std::ofstream(dir / "base" / "params.sh")
+      << "ARGS=(--tensor-model-parallel-size 4 --pipeline-model-parallel-size 3)\n";
+  std::string train =
+      "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\nVARIANT=$1\n"
+      "SCRIPT_DIR=$(dirname \"$(realpath \"$0\")\")\nsource \"${SCRIPT_DIR}/${VARIANT}/params.sh\"\n"
+      "torchrun --nnodes=${SLURM_JOB_NUM_NODES} --nproc_per_node 8 pretrain_gpt.py \"${ARGS[@]}\"\n";
+  auto alone = sh(train, (dir / "train.sh").string());
+  ASSERT_EQ(alone.jobs.size(), 1u);
+  EXPECT_EQ(int_of(alone.jobs[0], Key::kTensorModelParallelSize), 4);
+  EXPECT_EQ(int_of(alone.jobs[0], Key::kNnodes), 1);  // nobody submits it with other sizes
+  std::ofstream(dir / "submit.sh")
+      << "NODES=6\nsbatch --parsable \\\n  --nodes=\"${NODES}\" \\\n  train.sh base\n";
+  auto submitted = sh(train, (dir / "train.sh").string());
+  const Fact* nnodes = find_fact(submitted.jobs.at(0), Key::kNnodes);
+  ASSERT_NE(nnodes, nullptr);
+  EXPECT_TRUE(nnodes->value.is_unknown());
+  EXPECT_NE(nnodes->value.unknown_reason().find("submit.sh:2"), std::string::npos);
+  // Two files fit: neither is read.
+  fs::create_directories(dir / "large");
+  std::ofstream(dir / "large" / "params.sh") << "ARGS=(--tensor-model-parallel-size 8)\n";
+  auto two = sh(train, (dir / "train.sh").string());
+  EXPECT_FALSE(find_fact(two.jobs.at(0), Key::kTensorModelParallelSize));
+  fs::remove_all(dir);
+}
+
 TEST(ShellParser, BridgeShorthandsLoseToTrailingOverrides) {
   auto pf =
       sh("python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config -tp 2 -pp 2 -sl 8192 "

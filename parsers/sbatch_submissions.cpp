@@ -1,0 +1,156 @@
+#include "parsers/sbatch_submissions.h"
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+#include "parsers/source_files.h"
+
+namespace parlint {
+namespace {
+
+constexpr std::size_t kMaxFiles = 256;
+constexpr std::size_t kMaxFileSize = 1u << 20;
+
+bool shell_name(const std::filesystem::path& p) {
+  std::string ext = p.extension().string();
+  return ext == ".sh" || ext == ".bash" || ext == ".slurm" || ext == ".sbatch" || ext == ".sub";
+}
+
+bool word_boundary(std::string_view text, std::size_t at, std::size_t length) {
+  auto is_name = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  };
+  bool before = at == 0 || !is_name(text[at - 1]);
+  bool after = at + length >= text.size() || !is_name(text[at + length]);
+  return before && after;
+}
+
+// The logical lines of a shell text (backslash-newline joined), each with its first line number.
+std::vector<std::pair<int, std::string>> logical_lines(std::string_view text) {
+  std::vector<std::pair<int, std::string>> out;
+  std::string current;
+  int line = 1, start = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;
+      ++line;
+      current.push_back(' ');
+      continue;
+    }
+    if (c == '\n') {
+      out.emplace_back(start, std::move(current));
+      current.clear();
+      start = ++line;
+      continue;
+    }
+    current.push_back(c);
+  }
+  if (!current.empty()) out.emplace_back(start, std::move(current));
+  return out;
+}
+
+// An sbatch command that passes a node count: its line, the option, and the words after it.
+struct SizedSbatch {
+  int line;
+  std::string option;
+  std::string rest;  // the text after "sbatch": options, then the script
+};
+
+std::vector<SizedSbatch> sized_sbatch_commands(std::string_view text) {
+  std::vector<SizedSbatch> out;
+  if (text.find("sbatch") == std::string_view::npos) return out;
+  for (const auto& [line, l] : logical_lines(text)) {
+    std::string_view v = l;
+    auto first = v.find_first_not_of(" \t");
+    if (first != std::string_view::npos && v[first] == '#') continue;  // comments and #SBATCH lines
+    auto sb = v.find("sbatch");
+    if (sb == std::string_view::npos || !word_boundary(v, sb, 6)) continue;
+    std::string_view rest = v.substr(sb + 6);
+    for (std::string_view opt : {"--nodes", "-N"}) {
+      bool found = false;
+      for (auto p = rest.find(opt); p != std::string_view::npos && !found; p = rest.find(opt, p + 1)) {
+        bool starts = p == 0 || rest[p - 1] == ' ' || rest[p - 1] == '\t' || rest[p - 1] == '"';
+        char next = p + opt.size() < rest.size() ? rest[p + opt.size()] : ' ';
+        bool ends = next == '=' || next == ' ' || next == '\t' ||
+                    std::isdigit(static_cast<unsigned char>(next)) || next == '$' || next == '"';
+        if (starts && ends) {
+          out.push_back({line, std::string(opt), std::string(rest)});
+          found = true;
+        }
+      }
+      if (found) break;
+    }
+  }
+  return out;
+}
+
+// Each file's sized sbatch commands, read once per version of the file (a folder of many job
+// scripts would otherwise read every sibling once per script).
+std::vector<SizedSbatch> cached_commands(const std::filesystem::path& file) {
+  struct Entry {
+    std::filesystem::file_time_type mtime;
+    std::uintmax_t size = 0;
+    std::vector<SizedSbatch> commands;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Entry> cache;
+  std::error_code ec;
+  auto mtime = std::filesystem::last_write_time(file, ec);
+  if (ec) return {};
+  auto size = std::filesystem::file_size(file, ec);
+  if (ec || size > kMaxFileSize) return {};
+  std::string key = file.string();
+  {
+    std::lock_guard lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end() && it->second.mtime == mtime && it->second.size == size) return it->second.commands;
+  }
+  auto text = read_source_file(key, kMaxFileSize);
+  Entry e{mtime, size, text ? sized_sbatch_commands(*text) : std::vector<SizedSbatch>{}};
+  std::vector<SizedSbatch> commands = e.commands;
+  std::lock_guard lock(mutex);
+  cache[key] = std::move(e);
+  return commands;
+}
+
+std::optional<Submission> submits(const std::filesystem::path& file, const std::string& name) {
+  for (const auto& c : cached_commands(file)) {
+    auto at = c.rest.find(name);
+    if (at == std::string::npos || !word_boundary(c.rest, at, name.size())) continue;
+    // The node count must be sbatch's own option, before the script's name.
+    if (c.rest.find(c.option) < at) return Submission{file.string(), c.line, c.option};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Submission> find_submission_with_nodes(const std::string& script) {
+  namespace fs = std::filesystem;
+  fs::path self = fs::path(script).lexically_normal();
+  std::string name = self.filename().string();
+  if (name.empty()) return std::nullopt;
+  fs::path dir = self.parent_path();
+  std::size_t files = 0;
+  for (const fs::path& folder : {dir, dir.parent_path()}) {
+    std::error_code ec;
+    fs::directory_iterator it(folder.empty() ? fs::path(".") : folder,
+                              fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      const fs::path& p = it->path();
+      if (!shell_name(p) || (p.filename() == self.filename() && p.parent_path() == dir)) continue;
+      std::error_code fe;
+      if (!fs::is_regular_file(p, fe)) continue;
+      if (++files > kMaxFiles) return std::nullopt;
+      if (auto s = submits(p.lexically_normal(), name)) return s;
+    }
+    if (dir.empty()) break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace parlint
