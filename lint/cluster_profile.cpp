@@ -25,4 +25,10 @@ std::optional<ClusterProfile> find_cluster_profile(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<ClusterProfile> cluster_for_gpu(std::string_view gpu) {
+  for (const auto& p : profiles().list)
+    if (p.gpu == gpu) return p;
+  return std::nullopt;
+}
+
 }  // namespace parlint

@@ -20,5 +20,7 @@ struct ClusterProfile {
 const std::vector<ClusterProfile>& builtin_cluster_profiles();
 const ClusterProfile& default_cluster_profile();
 std::optional<ClusterProfile> find_cluster_profile(std::string_view name);
+// The built-in profile of a GPU ("b200" -> dgx-b200), if there is one.
+std::optional<ClusterProfile> cluster_for_gpu(std::string_view gpu);
 
 }  // namespace parlint

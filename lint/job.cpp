@@ -37,9 +37,23 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       entry_script_(raw.entry_script),
       notes_(raw.notes),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()) {
+  // A recipe whose name targets a GPU (..._b200_bf16_config) runs on that GPU unless the user chose a
+  // profile: its built-in profile, or one whose memory and NVLink domain are unknown.
+  if (!options.cluster && !raw.hardware.empty()) {
+    chosen_cluster_ = cluster_for_gpu(raw.hardware);
+    if (!chosen_cluster_) {
+      chosen_cluster_ = ClusterProfile{
+          raw.hardware + " (named by the recipe; no built-in profile)", 0, 0, 0, "unknown", raw.hardware};
+    } else {
+      chosen_cluster_->name += " (named by the recipe)";
+    }
+    cluster_ = *chosen_cluster_;
+  } else if (options.cluster) {
+    chosen_cluster_ = *options.cluster;
+  }
   // A named Megatron-Bridge recipe contributes its defaults and its model, below everything written.
   std::vector<Fact> facts;
-  if (!raw.recipe.empty()) {
+  if (!raw.recipe.empty() && raw.recipe_changed_by.empty()) {
     if (const RecipeInfo* recipe = find_recipe(raw.recipe)) {
       facts = recipe_facts(*recipe);
       if (framework_ == Framework::kUnknown) framework_ = Framework::kMegatronBridge;
@@ -69,7 +83,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   // A recipe parlint does not know, or a checkpoint the config restores (NeMo's restore_from_path), sets
   // values parlint cannot see: what the file leaves to them is unknown, never the framework default
   // (which would give definite, false findings).
-  bool unknown_recipe = !raw.recipe.empty() && !find_recipe(raw.recipe);
+  bool unknown_recipe = !raw.recipe.empty() && (!find_recipe(raw.recipe) || !raw.recipe_changed_by.empty());
   if (raw.settings_from_checkpoint && !unknown_recipe) {
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kGlobalBatchSize); ++k)
       if (!values_[k])
@@ -81,7 +95,11 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
         "out come from that checkpoint and are unknown");
   }
   if (unknown_recipe) {
-    std::string reason = fmt::format("set by the recipe {}, which parlint does not know", raw.recipe);
+    std::string reason =
+        raw.recipe_changed_by.empty()
+            ? fmt::format("set by the recipe {}, which parlint does not know", raw.recipe)
+            : fmt::format("set by the recipe {}, then possibly changed by {}, which parlint cannot read",
+                          raw.recipe, raw.recipe_changed_by);
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
       if (!values_[k]) {
         Fact f = default_fact(static_cast<Key>(k), Value::unknown(reason), "");
@@ -89,9 +107,13 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
         values_[k] = std::move(f);
       }
     notes_.push_back(
-        fmt::format("recipe {} was not found among the built-in recipes; the values it sets are "
-                    "unknown",
-                    raw.recipe));
+        raw.recipe_changed_by.empty()
+            ? fmt::format("recipe {} was not found among the built-in recipes; the values it sets "
+                          "are unknown",
+                          raw.recipe)
+            : fmt::format("the config of recipe {} is passed to {}, which parlint cannot read; the "
+                          "values the file does not set itself are unknown",
+                          raw.recipe, raw.recipe_changed_by));
   }
   describes_model_ =
       get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
@@ -125,10 +147,12 @@ bool Job::is_moe() const {
 }
 
 std::optional<std::int64_t> Job::data_parallel() const {
-  auto m = mesh();
+  // Dense DP needs TP, PP and CP only; unknown expert sizes do not hide it.
+  auto tp = get_int(Key::kTensorModelParallelSize), pp = get_int(Key::kPipelineModelParallelSize),
+       cp = get_int(Key::kContextParallelSize);
   auto w = get_int(Key::kWorldSize);
-  if (!m || !w) return std::nullopt;
-  return data_parallel_size(*m, *w);
+  if (!tp || !pp || !cp || !w || *tp < 1 || *pp < 1 || *cp < 1) return std::nullopt;
+  return data_parallel_size(MeshSizes{*tp, *pp, *cp, 1, 1}, *w);
 }
 
 bool Job::known_dense() const {
@@ -189,9 +213,9 @@ void Job::apply_defaults(const LintOptions& options) {
       Fact f = default_fact(Key::kGpusPerNode, Value::integer(*options.gpus_per_node), "--gpus-per-node");
       f.origin = Origin::kClusterProfile;
       set(std::move(f));
-    } else if (options.cluster) {
-      Fact f = default_fact(Key::kGpusPerNode, Value::integer(options.cluster->gpus_per_node),
-                            "the " + options.cluster->name + " profile");
+    } else if (chosen_cluster_ && chosen_cluster_->gpus_per_node > 0) {
+      Fact f = default_fact(Key::kGpusPerNode, Value::integer(chosen_cluster_->gpus_per_node),
+                            "the " + chosen_cluster_->name + " profile");
       f.origin = Origin::kClusterProfile;
       set(std::move(f));
     }
@@ -209,8 +233,9 @@ void Job::apply_defaults(const LintOptions& options) {
   // Domain: an explicit choice wins; else the job's GPUs per node; else the default profile.
   if (options.nvlink_domain) {
     domain_ = {*options.nvlink_domain, fmt::format("--nvlink-domain {}", *options.nvlink_domain), nullptr};
-  } else if (options.cluster) {
-    domain_ = {options.cluster->nvlink_domain, "the " + options.cluster->name + " profile", nullptr};
+  } else if (chosen_cluster_) {
+    // 0 when the profile does not know it: no NVLink finding then.
+    domain_ = {chosen_cluster_->nvlink_domain, "the " + chosen_cluster_->name + " profile", nullptr};
   } else if (auto g = get_int(Key::kGpusPerNode); g && *g > 0 && is_written(Key::kGpusPerNode)) {
     domain_ = {static_cast<int>(*g), fmt::format("{} GPUs per node", *g), fact(Key::kGpusPerNode)};
   } else if (auto p = get_int(Key::kNprocPerNode); p && *p > 0 && is_written(Key::kNprocPerNode)) {

@@ -95,6 +95,7 @@ class Job {
   std::vector<std::string> notes_;
   bool describes_model_ = false;
   ClusterProfile cluster_;
+  std::optional<ClusterProfile> chosen_cluster_;  // --cluster, or the GPU a recipe's name targets
   NvlinkDomain domain_;
 };
 

@@ -47,6 +47,10 @@ namespace parlint {
   X(kGlobalBatchSize, "global_batch_size", kInt)                                           \
   X(kMicroBatchSize, "micro_batch_size", kInt)                                             \
   X(kUseDistributedOptimizer, "use_distributed_optimizer", kBool)                          \
+  X(kZeroStage, "zero_stage", kInt)                                                        \
+  X(kUseMegatronFsdp, "use_megatron_fsdp", kBool)                                          \
+  X(kDataParallelShardingStrategy, "data_parallel_sharding_strategy", kAny)                \
+  X(kUseTorchFsdp2, "use_torch_fsdp2", kBool)                                              \
   X(kTpCommOverlap, "tp_comm_overlap", kBool)                                              \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \

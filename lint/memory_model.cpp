@@ -15,12 +15,52 @@ struct Inputs {
   double E = 0, k = 0, f_moe = 0;
   std::optional<double> v;  // VPP
   std::optional<double> m;  // microbatches
-  bool sp, distopt, swiglu = true, untied = false;
+  bool sp, swiglu = true, untied = false;
 };
 
 std::optional<double> num(const Job& job, Key key) {
   auto v = job.get_int(key);
   return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+}
+
+// How much of the training state is sharded over data parallelism (ZeRO's stages): 0 none, 1 optimizer
+// state (Megatron's distributed optimizer), 2 and gradients, 3 and parameters (FSDP's
+// optim_grads_params). nullopt when the job does not say.
+struct Sharding {
+  int stage = 0;
+  std::string by;  // "the distributed optimizer", "ZeRO-3", "Megatron FSDP (optim_grads)"
+};
+
+std::optional<Sharding> sharding(const Job& job) {
+  if (job.get_bool(Key::kUseTorchFsdp2).value_or(false)) return Sharding{3, "PyTorch FSDP2"};
+  if (job.get_bool(Key::kUseMegatronFsdp).value_or(false)) {
+    const Fact* strategy = job.fact(Key::kDataParallelShardingStrategy);
+    // Megatron-LM's flag defaults to optim_grads_params; Megatron-Core's DDP config to no_shard.
+    std::string s = strategy ? (strategy->value.kind() == Value::Kind::kString ? strategy->value.text() : "")
+                    : megatron_lm_family(job.framework()) ? "optim_grads_params"
+                                                          : "no_shard";
+    int stage = s == "no_shard"             ? 0
+                : s == "optim"              ? 1
+                : s == "optim_grads"        ? 2
+                : s == "optim_grads_params" ? 3
+                                            : -1;
+    if (stage < 0) return std::nullopt;
+    return Sharding{stage, "Megatron FSDP (" + s + ")"};
+  }
+  if (job.framework() == Framework::kMegatronDeepSpeed) {
+    // The stage is the DeepSpeed config's zero_optimization.stage, which --zero-stage mirrors by convention.
+    const Fact* zero = job.fact(Key::kZeroStage);
+    if (!zero) return std::nullopt;
+    auto stage = zero->value.as_int();
+    if (!stage || *stage < 0 || *stage > 3) return std::nullopt;
+    return Sharding{static_cast<int>(*stage), fmt::format("ZeRO-{}", *stage)};
+  }
+  auto distopt = job.get_bool(Key::kUseDistributedOptimizer);
+  if (!distopt) {
+    if (megatron_lm_family(job.framework()) || job.framework() == Framework::kNemo1) return Sharding{0, ""};
+    return std::nullopt;
+  }
+  return *distopt ? Sharding{1, "the distributed optimizer"} : Sharding{0, ""};
 }
 
 }  // namespace
@@ -33,9 +73,14 @@ std::vector<std::string> memory_inputs_missing(const Job& job) {
   if (!job.get_int(Key::kFfnHiddenSize) && !job.get_int(Key::kMoeFfnHiddenSize))
     missing.emplace_back("ffn_hidden_size");
   if (!job.mesh()) missing.emplace_back("parallel sizes");
-  if (!job.get_bool(Key::kUseDistributedOptimizer) && !megatron_lm_family(job.framework()) &&
-      job.framework() != Framework::kNemo1)
-    missing.emplace_back("use_distributed_optimizer");
+  if (!sharding(job)) {
+    if (job.framework() == Framework::kMegatronDeepSpeed)
+      missing.emplace_back("zero_stage");
+    else if (job.get_bool(Key::kUseMegatronFsdp).value_or(false))
+      missing.emplace_back("data_parallel_sharding_strategy");
+    else
+      missing.emplace_back("use_distributed_optimizer");
+  }
   return missing;
 }
 
@@ -59,7 +104,7 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
   in.e = static_cast<double>(mesh.ep);
   in.te = static_cast<double>(mesh.etp);
   in.sp = job.get_bool(Key::kSequenceParallel).value_or(false);
-  in.distopt = job.get_bool(Key::kUseDistributedOptimizer).value_or(false);
+  Sharding shard = *sharding(job);
   in.v = num(job, Key::kVirtualPipelineModelParallelSize);
   in.untied = !job.get_bool(Key::kShareEmbeddingsAndOutputWeights).value_or(true);
   if (auto experts = num(job, Key::kNumMoeExperts); experts && *experts > 0) {
@@ -87,12 +132,38 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
   if (in.untied && in.p == 1) p_tp += in.h * in.V / in.t;
   double p_rep = rep_block / in.p;
   double p_exp = exp_block / in.p / (in.te * in.e);
-  auto bytes = [&](double shard) { return in.distopt ? 6 + 12 / shard : 18.0; };
+  // bf16 weights (2 bytes), fp32 gradients (4) and Adam's fp32 master weights and moments (12), each
+  // divided over the data-parallel group from the stage that shards it.
+  auto bytes = [&](double group) {
+    switch (shard.stage) {
+      case 1:
+        return 6 + 12 / group;
+      case 2:
+        return 2 + 16 / group;
+      case 3:
+        return 18 / group;
+      default:
+        return 18.0;
+    }
+  };
+  auto bytes_text = [&](double group) {
+    switch (shard.stage) {
+      case 1:
+        return fmt::format("(6 + 12/{:g})", group);
+      case 2:
+        return fmt::format("(2 + 16/{:g})", group);
+      case 3:
+        return fmt::format("18/{:g}", group);
+      default:
+        return std::string("18");
+    }
+  };
   // The distributed optimizer shards dense state over the dp-cp group (Megatron-Bridge's estimate;
   // Megatron-LM's formula uses DP alone and overstates it under CP) and expert state over expert DP.
   double weights = (p_tp + p_rep) * bytes(dp * in.c) + p_exp * bytes(edp);
   // bf16 gradients (grad_reduce_in_fp32 off) save 2 bytes per parameter: the least any setting needs.
-  double weights_min = weights - 2 * (p_tp + p_rep + p_exp);
+  double grad_dense = shard.stage >= 2 ? dp * in.c : 1, grad_expert = shard.stage >= 2 ? edp : 1;
+  double weights_min = weights - 2 * ((p_tp + p_rep) / grad_dense + p_exp / grad_expert);
   out.params_per_gpu = p_tp + p_rep + p_exp;
   out.expert_params_per_gpu = p_exp;
   out.weights_optimizer_gib = weights / kGiB;
@@ -100,8 +171,8 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
   out.terms.push_back(fmt::format(
       "{:.2f}B parameters per GPU ({:.2f}B TP-sharded, {:.2f}B routed experts) x {} bytes = "
       "{:.1f} GiB for weights, gradients and optimizer",
-      out.params_per_gpu / 1e9, p_tp / 1e9, p_exp / 1e9,
-      in.distopt ? fmt::format("(6 + 12/{:g})", dp * in.c) : std::string("18"), out.weights_optimizer_gib));
+      out.params_per_gpu / 1e9, p_tp / 1e9, p_exp / 1e9, bytes_text(dp * in.c), out.weights_optimizer_gib));
+  if (!shard.by.empty() && shard.stage != 1) out.terms.back() += " (sharded by " + shard.by + ")";
 
   double act;
   const Fact* recompute = job.fact(Key::kRecomputeGranularity);

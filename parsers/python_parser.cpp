@@ -42,6 +42,7 @@ struct PyVal {
   std::string weak_note;
   std::shared_ptr<const std::vector<Fact>> object;           // settings of a config object built by a call
   std::shared_ptr<const std::map<std::string, PyVal>> dict;  // a dict literal, for **spread
+  bool library_recipe = false;  // the config a Megatron-Bridge library recipe returned
 };
 using Scope = std::map<std::string, PyVal>;
 
@@ -50,6 +51,8 @@ struct FactTable {
   std::vector<Fact> facts;
   std::vector<Conflict> conflicts;
   std::vector<UnrecognizedSetting> unrecognized;
+  std::string recipe;  // the Megatron-Bridge library recipe this job starts from (its facts are the table's)
+  std::string recipe_changed_by;  // a function parlint cannot read that was given that config
 
   const Fact* last(Key key) const {
     for (auto it = facts.rbegin(); it != facts.rend(); ++it)
@@ -165,6 +168,7 @@ class PythonParser {
         emit(std::move(table), name + "()", node_location(node).range);
         out_.jobs.back().extent = {source_.position(ts_node_start_byte(node)),
                                    source_.position(ts_node_end_byte(node))};
+        out_.jobs.back().hardware = recipe_name_hardware(name);
       }
     }
     // A helper that edits a config its callers pass in (`_apply_common(cfg)`) is judged through the
@@ -221,6 +225,8 @@ class PythonParser {
   void emit(FactTable table, const std::string& name, SourceRange range) {
     RawJob job;
     job.model = named_model_;
+    job.recipe = table.recipe;
+    job.recipe_changed_by = table.recipe_changed_by;
     job.range = range;
     job.description = name;
     job.facts = std::move(table.facts);
@@ -364,6 +370,18 @@ class PythonParser {
   }
 
   // Megatron-Bridge recipe names state their GPU count: ..._pretrain_16gpu_h100_bf16_config.
+  // ..._pretrain_8gpu_b200_bf16_config targets B200 GPUs: the word after the GPU count.
+  static std::string recipe_name_hardware(const std::string& name) {
+    auto pos = name.find("gpu_");
+    if (pos == std::string::npos || pos == 0 || !std::isdigit(static_cast<unsigned char>(name[pos - 1])))
+      return "";
+    std::size_t b = pos + 4, e = name.find('_', b);
+    std::string hw = name.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    bool plausible = hw.size() >= 3 && hw.size() <= 6 && std::isalpha(static_cast<unsigned char>(hw[0])) &&
+                     std::any_of(hw.begin(), hw.end(), [](char c) { return std::isdigit((unsigned char)c); });
+    return plausible ? hw : "";
+  }
+
   void recipe_name_world_size(TSNode fn, const std::string& name, FactTable& table) {
     auto pos = name.find("gpu_");
     if (pos == std::string::npos) return;
@@ -419,7 +437,15 @@ class PythonParser {
       }
       return;
     }
-    if (t == "if_statement") return branches(n, scope, table, ctx, depth);
+    if (t == "if_statement") {
+      // if __name__ == "__main__": runs whenever the script is run: it is the module body, not a branch.
+      if (module_level && main_guard(n)) {
+        TSNode body = by_field<"consequence">(n);
+        if (!ts_node_is_null(body)) walk_block(body, scope, table, ctx, depth, true);
+        return;
+      }
+      return branches(n, scope, table, ctx, depth);
+    }
     if (t == "for_statement" || t == "while_statement") {
       Context inner = ctx;
       inner.in_loop = true;
@@ -464,10 +490,16 @@ class PythonParser {
       for (const auto& f : *v.object) object.add(f, true);
       object.conflicts = scratch.conflicts;
       object.unrecognized = scratch.unrecognized;
+      object.recipe = scratch.recipe;
+      object.recipe_changed_by = scratch.recipe_changed_by;
       emit(std::move(object), text(left), node_location(n).range);
     } else if (own_job) {
       for (auto& f : scratch.facts) table.add(std::move(f), false);
       for (auto& u : scratch.unrecognized) table.unrecognized.push_back(std::move(u));
+      if (!scratch.recipe.empty()) {
+        table.recipe = scratch.recipe;
+        table.recipe_changed_by = scratch.recipe_changed_by;
+      }
     }
     if (type_of(right) != "expression_list" || type_of(left) == "identifier") {
       assign_target(left, v, scope, table, ctx, depth, right);
@@ -570,6 +602,31 @@ class PythonParser {
 
   // if / elif / else: each branch on its own copy; a setting or variable keeps its value only when every
   // branch (and falling through without an else) agrees.
+  // Functions given a config that only read it: the training entry points, printing and logging.
+  static bool reads_only(const std::string& fname) {
+    std::string last = fname.substr(fname.rfind('.') == std::string::npos ? 0 : fname.rfind('.') + 1);
+    static const std::set<std::string, std::less<>> kReaders = {
+        "pretrain",   "finetune", "train", "run",  "print",  "pprint",  "info",
+        "debug",      "warning",  "log",   "str",  "repr",   "len",     "isinstance",
+        "getattr",    "hasattr",  "type",  "vars", "asdict", "to_yaml", "to_dict",
+        "print_yaml", "save",     "dump",  "add"};
+    return kReaders.contains(last);
+  }
+
+  // `if __name__ == "__main__":` (either side, either quote), without elif or else.
+  bool main_guard(TSNode n) const {
+    for (TSNode c : NamedChildren(n))
+      if (type_of(c) == "elif_clause" || type_of(c) == "else_clause") return false;
+    TSNode cond = by_field<"condition">(n);
+    if (ts_node_is_null(cond) || type_of(cond) != "comparison_operator" ||
+        ts_node_named_child_count(cond) != 2)
+      return false;
+    std::string a = text(ts_node_named_child(cond, 0)), b = text(ts_node_named_child(cond, 1));
+    if (text(cond).find("==") == std::string::npos) return false;
+    auto is_main = [](const std::string& v) { return v == "\"__main__\"" || v == "'__main__'"; };
+    return (a == "__name__" && is_main(b)) || (b == "__name__" && is_main(a));
+  }
+
   void branches(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
     struct Result {
       Scope scope;
@@ -918,6 +975,20 @@ class PythonParser {
       callee_name = imp->second.second;
       if (owner && !owner->functions_.count(callee_name)) owner = nullptr;
     }
+    // A Megatron-Bridge library recipe (llama3_8b_pretrain_config(), llama3_8b.pretrain_config()) that is
+    // not this project's own function: its layout and model come from the built-in recipe table, as for
+    // run_recipe.py --recipe.
+    if (!owner && bridge_hint_ && last.ends_with("_config") &&
+        (last.find("pretrain") != std::string::npos || last.find("finetune") != std::string::npos ||
+         last.find("sft") != std::string::npos || last.find("peft") != std::string::npos)) {
+      std::string module = fname.find('.') != std::string::npos ? fname.substr(0, fname.rfind('.')) : "";
+      module = module.substr(module.rfind('.') == std::string::npos ? 0 : module.rfind('.') + 1);
+      table.recipe = (last == "pretrain_config" || last == "finetune_config") && !module.empty()
+                         ? module + "_" + last
+                         : last;
+      table.recipe_changed_by.clear();
+      result.library_recipe = true;
+    }
     bool recipe_call = owner != nullptr;
     if (owner) {
       std::vector<Arg> pos;
@@ -933,6 +1004,10 @@ class PythonParser {
         PyVal v = eval(p, scope, table, ctx, depth + 1);
         if (v.object)
           for (const auto& f : *v.object) facts->push_back(f);
+        // _benchmark_common(cfg) from a module parlint cannot read may change any setting of the recipe.
+        if (v.library_recipe && !result.library_recipe && table.recipe_changed_by.empty() &&
+            !reads_only(fname))
+          table.recipe_changed_by = (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()";
       }
     }
     // Settings constructors: unknown keywords that look like settings are PL801 candidates.
@@ -1021,6 +1096,10 @@ class PythonParser {
       f.written_at.push_back({f.location, "set in " + fname + "()"});
       facts->push_back(f);
       table.add(std::move(f), true);  // inherited: the caller's own settings win without conflict
+    }
+    if (table.recipe.empty()) {  // the callee builds on a library recipe
+      table.recipe = inner.recipe;
+      table.recipe_changed_by = inner.recipe_changed_by;
     }
     out.object = facts;
     if (returned.value.is_known()) out.value = returned.value;

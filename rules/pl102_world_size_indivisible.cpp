@@ -45,6 +45,8 @@ model:
 ## Framework behaviour
 Megatron-Core, Megatron-LM, Megatron-Bridge and NeMo all refuse to start. The expert check uses the
 effective ETP: TP when unset (Megatron-Core, Megatron-LM, NeMo), 1 when EP > 1 (Megatron-Bridge).
+When some sizes are unknown, the product of the known ones is checked: every size is at least 1 and only
+multiplies it, so if that product does not divide the world size, no value of the others can.
 
 ## References
 - reference/megatron-rules.md §1, rules W1, W1b, W1c, W2
@@ -57,7 +59,8 @@ class WorldSizeIndivisible final : public Rule {
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto mesh = job.mesh();
     auto world = job.get_int(Key::kWorldSize);
-    if (!mesh || !world || *world <= 0) return;
+    if (!world || *world <= 0) return;
+    if (!mesh) return check_known_factors(job, *world, out);
     const std::int64_t W = *world;
     const std::int64_t dense = dense_model_size(*mesh), expert = expert_model_size(*mesh);
     bool dense_bad = W % dense != 0, expert_bad = W % expert != 0;
@@ -97,6 +100,70 @@ class WorldSizeIndivisible final : public Rule {
     }
     f.help += ", or change the parallel sizes so that TP·PP·CP and PP·EP·ETP divide " + std::to_string(W);
 
+    for (const auto& w : wf->written_at)
+      if (w.location.range != wf->location.range) f.related.push_back(w);
+    for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,
+                  Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize}) {
+      const Fact* p = job.fact(k);
+      if (p && p->location.in_file() && p->value.as_int().value_or(1) > 1)
+        f.related.push_back({p->location, fmt::format("{}={} set here", key_name(k), p->value.to_string())});
+    }
+    out.push_back(std::move(f));
+  }
+
+ private:
+  // Some sizes unknown: a product of the known ones that does not divide the world size fails whatever
+  // the others are (each is at least 1 and multiplies the product).
+  static void check_known_factors(const Job& job, std::int64_t W, std::vector<Finding>& out) {
+    struct Factor {
+      Key key;
+      const char* name;
+    };
+    auto partial = [&](std::initializer_list<Factor> factors, std::string& names, std::string& values,
+                       std::string& unknown) {
+      std::int64_t product = 1;
+      int known = 0;
+      for (const auto& f : factors) {
+        auto v = job.get_int(f.key);
+        if (!v || *v < 1) {
+          unknown += unknown.empty() ? f.name : std::string(", ") + f.name;
+          continue;
+        }
+        names += names.empty() ? f.name : std::string("·") + f.name;
+        values += values.empty() ? std::to_string(*v) : "·" + std::to_string(*v);
+        product *= *v;
+        ++known;
+      }
+      return known >= 2 ? product : 1;
+    };
+    std::string dn, dv, du, en, ev, eu;
+    std::int64_t dense = partial({{Key::kTensorModelParallelSize, "TP"},
+                                  {Key::kPipelineModelParallelSize, "PP"},
+                                  {Key::kContextParallelSize, "CP"}},
+                                 dn, dv, du);
+    std::int64_t expert = job.is_moe() ? partial({{Key::kPipelineModelParallelSize, "PP"},
+                                                  {Key::kExpertModelParallelSize, "EP"},
+                                                  {Key::kExpertTensorParallelSize, "ETP"}},
+                                                 en, ev, eu)
+                                       : 1;
+    bool dense_bad = dense > 1 && W % dense != 0, expert_bad = expert > 1 && W % expert != 0;
+    if (!dense_bad && !expert_bad) return;
+    const Fact* wf = job.fact(Key::kWorldSize);
+    std::string what =
+        dense_bad
+            ? fmt::format("{} = {} = {} ({} unknown: any value only multiplies it)", dn, dv, dense, du)
+            : fmt::format("{} = {} = {} ({} unknown: any value only multiplies it)", en, ev, expert, eu);
+    std::int64_t bound = dense_bad ? dense : expert;
+    Finding f;
+    f.location = wf->location;
+    f.weak = wf->weak;
+    f.message = fmt::format(
+        "world size {} ({}) is not divisible by {}{}; {} refuses to start (initialize_model_parallel raises "
+        "\"world_size ({}) is not divisible by ...\")",
+        W, wf->spelling, what, wf->weak ? " (" + wf->weak_note + ")" : "",
+        framework_display_name(job.framework()), W);
+    f.help = fmt::format("use a multiple of {} GPUs, or change the parallel sizes so that they divide {}",
+                         bound, W);
     for (const auto& w : wf->written_at)
       if (w.location.range != wf->location.range) f.related.push_back(w);
     for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,

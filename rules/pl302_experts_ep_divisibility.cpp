@@ -60,11 +60,21 @@ class ExpertsEpDivisibility final : public Rule {
                   "num_moe_experts={} is not divisible by EP={}; DeepSpeed asserts \"Number of experts "
                   "({}) should be divisible by expert parallel size ({})\" when the MoE layer is built",
                   *experts, *ep, *experts, *ep)
-            : fmt::format(
+        : megatron_lm_family(job.framework())
+            ? fmt::format(
                   "num_moe_experts={} is not divisible by EP={}; Megatron-LM asserts \"Number of experts "
                   "should be a multiple of expert model parallel_size\" and Megatron-Core fails when the "
                   "MoE layer is built",
-                  *experts, *ep);
+                  *experts, *ep)
+        : job.framework() == Framework::kUnknown
+            ? fmt::format(
+                  "num_moe_experts={} is not divisible by EP={}; Megatron-Core fails when the MoE layer "
+                  "is built",
+                  *experts, *ep)
+            : fmt::format(
+                  "num_moe_experts={} is not divisible by EP={}; {} starts, then Megatron-Core fails "
+                  "when the MoE layer is built on every rank",
+                  *experts, *ep, framework_display_name(job.framework()));
     f.help = fmt::format("use EP {}", join_numbers(ok, " or "));
     f.related = related_locations(*e_fact, "experts set here");
     out.push_back(std::move(f));

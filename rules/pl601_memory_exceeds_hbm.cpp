@@ -76,7 +76,7 @@ class MemoryExceedsHbm final : public Rule {
     double hbm = job.cluster().gpu_memory_gib;
     // Activations depend on recompute, offloading and CUDA graphs, which configurations rarely state; the
     // finding rests on what is certain: parameters, gradients and optimizer state alone do not fit.
-    if (!est) return;
+    if (!est || hbm <= 0) return;  // no profile knows this GPU's memory
     // With the recompute setting stated, the whole estimate counts; otherwise only the certain part.
     bool over = est->recompute_known ? est->total_gib > hbm : est->weights_optimizer_min_gib > hbm;
     if (!over) return;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "parsers/shell_parser.h"
 #include "parsers/training_args.h"
 #include "test_support.h"
 
@@ -108,6 +109,54 @@ TEST(MemoryModel, UnknownInputsGiveNoEstimate) {
   Job job("t.yaml", pf.jobs.at(0), {});
   EXPECT_FALSE(estimate_memory(job));
   EXPECT_FALSE(memory_inputs_missing(job).empty());
+}
+
+}  // namespace
+}  // namespace parlint
+
+namespace parlint {
+namespace {
+
+// ZeRO stages and FSDP shard the training state over DP: 4,540,858,368 parameters per GPU (the Llama 70B
+// layout above, DP 4) take 18 bytes unsharded, 2 + 16/4 with gradients sharded and 18/4 fully sharded.
+TEST(MemoryModel, ShardingStagesDivideTheStateOverDataParallelism) {
+  const double params = 4540858368.0, gib = 1024.0 * 1024 * 1024;
+  auto grads = estimate(std::string(kLlama70b) +
+                        "  use_megatron_fsdp: true\n  data_parallel_sharding_strategy: optim_grads\n");
+  ASSERT_TRUE(grads);
+  EXPECT_NEAR(grads->weights_optimizer_gib, params * (2 + 16 / 4.0) / gib, 0.05);
+  auto full = estimate(std::string(kLlama70b) +
+                       "  use_megatron_fsdp: true\n  data_parallel_sharding_strategy: optim_grads_params\n");
+  ASSERT_TRUE(full);
+  EXPECT_NEAR(full->weights_optimizer_gib, params * 18 / 4.0 / gib, 0.05);
+  EXPECT_NE(full->terms[0].find("Megatron FSDP (optim_grads_params)"), std::string::npos);
+  // An FSDP strategy parlint cannot read leaves the estimate unknown, not unsharded.
+  EXPECT_FALSE(estimate(std::string(kLlama70b) +
+                        "  use_megatron_fsdp: true\n  data_parallel_sharding_strategy: ${oc.env:S}\n"));
+}
+
+// Megatron-DeepSpeed: --zero-stage 3 shards parameters too (a ZeRO-3 job was reported at 18 bytes per
+// parameter before).
+TEST(MemoryModel, MegatronDeepSpeedZeroStage) {
+  auto job_for = [](const std::string& zero) {
+    std::string text =
+        "deepspeed --num_nodes 4 --num_gpus 8 pretrain_gpt.py --deepspeed --num-layers 80 --hidden-size 8192 "
+        "--ffn-hidden-size 28672 --num-attention-heads 64 --num-query-groups 8 --vocab-size 128256 "
+        "--seq-length 4096 --micro-batch-size 1 --tensor-model-parallel-size 4 "
+        "--pipeline-model-parallel-size 4 " +
+        zero + "\n";
+    SourceText src(text);
+    auto pf = parse_shell("t.sh", src);
+    return Job("t.sh", pf.jobs.at(0), {});
+  };
+  auto z3 = estimate_memory(job_for("--zero-stage 3"));
+  ASSERT_TRUE(z3);
+  const double params = 4540858368.0, gib = 1024.0 * 1024 * 1024;
+  EXPECT_NEAR(z3->weights_optimizer_gib, params * 18 / 2.0 / gib, 0.05);  // DP = 32 / 16 = 2
+  auto z1 = estimate_memory(job_for("--zero-stage=1"));
+  ASSERT_TRUE(z1);
+  EXPECT_NEAR(z1->weights_optimizer_gib, params * (6 + 12 / 2.0) / gib, 0.05);
+  EXPECT_FALSE(estimate_memory(job_for("")));  // the stage is in the DeepSpeed config: unknown
 }
 
 }  // namespace
