@@ -73,11 +73,21 @@ struct UnreadRegion {
   std::string reason;  // why: "valid bash that parlint's grammar does not read", "a Jinja template"
 };
 
+// A mistake in a script's form that silently changes what runs (PL108, PL109).
+struct ScriptFormNote {
+  enum class Kind { kLateSbatchDirective, kBrokenContinuation };
+  Kind kind;
+  SourceRange range;   // the directive, or the backslash and what follows it
+  std::string text;    // the directive ("#SBATCH --nodes=4"), or the next line's first words
+  int other_line = 0;  // the first command's line, or the line that no longer continues
+};
+
 struct ParsedFile {
   std::string path;
   std::vector<RawJob> jobs;
   std::vector<SyntaxError> errors;
   std::vector<UnreadRegion> unread;
+  std::vector<ScriptFormNote> script_form;
   std::vector<SizeExpression> size_expressions;
   std::vector<LiteralAssignment> literals;
 };

@@ -16,6 +16,7 @@
 #include "parsers/sbatch_submissions.h"
 #include "parsers/shell_grammar_workarounds.h"
 #include "parsers/shell_option_merge.h"
+#include "parsers/shell_script_form.h"
 #include "parsers/shell_syntax_check.h"
 #include "parsers/shell_text.h"
 #include "parsers/shell_variables.h"
@@ -248,7 +249,20 @@ class ShellParser {
     }
     TSNode root = ts_tree_root_node(tree.get());
     if (read_directives) read_sbatch_header(root, src, ctx);
+    if (read_directives && src.file == 0 && src.origin.empty()) note_script_form(root, src);
     walk_children(root, src, env, ctx, 0);
+  }
+
+  // PL108 / PL109: an #SBATCH line after the first command, a backslash that does not continue.
+  void note_script_form(TSNode root, const Source& src) {
+    for (const auto& m : find_script_form_mistakes(root, src.text)) {
+      ScriptFormNote note;
+      note.kind = m.kind;
+      note.range = location(src.at(m.begin), src.at(m.end > m.begin ? m.end - 1 : m.begin)).range;
+      note.text = m.text;
+      note.other_line = location(src.at(m.other), src.at(m.other)).range.start.line;
+      out_.script_form.push_back(std::move(note));
+    }
   }
 
   static TSTree* parse_bash(const std::string& text) {
