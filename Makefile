@@ -92,12 +92,16 @@ NEMO ?= $(MIRRORS)/NVIDIA+NeMo/repo
 NEMO_LAUNCHER ?= $(MIRRORS)/NVIDIA+NeMo-Framework-Launcher/repo
 MEGATRON_DEEPSPEED ?= $(MIRRORS)/microsoft+Megatron-DeepSpeed/repo
 GPT_NEOX ?= $(MIRRORS)/EleutherAI+gpt-neox/repo
+VERL ?= $(MIRRORS)/volcengine+verl/repo
+NEMO_RL ?= $(MIRRORS)/NVIDIA-NeMo+RL/repo
+FLAGSCALE ?= $(MIRRORS)/FlagOpen+FlagScale/repo
 SETTINGS_CATALOGUE ?= rules/data/settings_catalogue.tsv
 
 update-settings:
 	python3 scripts/gen_settings_catalogue.py --megatron-lm "$(MEGATRON_LM)" --megatron-bridge "$(MEGATRON_BRIDGE)" \
 	  --nemo "$(NEMO)" --nemo-launcher "$(NEMO_LAUNCHER)" --megatron-deepspeed "$(MEGATRON_DEEPSPEED)" \
-	  --gpt-neox "$(GPT_NEOX)" --out "$(SETTINGS_CATALOGUE)"
+	  --gpt-neox "$(GPT_NEOX)" --verl "$(VERL)" --nemo-rl "$(NEMO_RL)" --flagscale "$(FLAGSCALE)" \
+	  --out "$(SETTINGS_CATALOGUE)"
 	PARLINT_SETTINGS_CATALOGUE="$(SETTINGS_CATALOGUE)" python3 -m unittest tests/test_settings_catalogue.py
 
 # The srun/sbatch/salloc option table (which options take a value), from the man pages of Debian's

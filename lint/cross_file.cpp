@@ -133,7 +133,63 @@ class Resolver {
   }
 
  private:
+  // A config the file inherits (NeMo-RL's `defaults: parent.yaml`), and what that one inherits: its facts
+  // keep their keys (it is a config, not a launch) and lie below the file's own, the farthest lowest.
+  void base_config(RawJob& job, std::string relative, std::vector<Fact>& below) {
+    std::vector<std::string> chain;  // nearest first
+    std::string from = file_.path;
+    for (int depth = 0; depth < 8; ++depth) {
+      fs::path p =
+          fs::path(relative).is_absolute() ? fs::path(relative) : fs::path(from).parent_path() / relative;
+      std::string path = p.lexically_normal().string();
+      if (!regular_file(p, max_size_) || std::find(chain.begin(), chain.end(), path) != chain.end() ||
+          path == file_.path) {
+        if (!regular_file(p, max_size_))
+          job.notes.push_back("base config " + relative + " was not found next to " + from +
+                              "; its values are unknown");
+        break;
+      }
+      chain.push_back(path);
+      const ParsedFile* parsed = load(path, false);
+      if (parsed->jobs.empty()) break;
+      std::string next;
+      for (const Word& w : parsed->jobs.front().config_files)
+        if (w.text.starts_with("base:")) next = w.text.substr(5);
+      if (next.empty()) break;
+      from = path;
+      relative = next;
+    }
+    std::string own_model = job.model;
+    for (const auto& path : chain) {  // the nearest config that writes the Megatron switch decides it
+      const ParsedFile* parsed = load(path, false);
+      if (!job.megatron_on && !parsed->jobs.empty()) job.megatron_on = parsed->jobs.front().megatron_on;
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const ParsedFile* parsed = load(*it, false);
+      if (parsed->jobs.empty()) continue;
+      const RawJob& base = parsed->jobs.front();
+      // The common root of a chain (NeMo-RL's examples/configs/<algo>_math_1B.yaml, 1 node of 1 GPU)
+      // sizes its own example run; the recipes built on it are launched with cluster.* of their own.
+      bool root = it == chain.rbegin();
+      if (root) {
+        job.notes.push_back("the cluster size of " + *it +
+                            " (the root of the inherited configs) is not taken: the configs built on it are "
+                            "launched with their own cluster settings");
+      }
+      for (Fact f : base.facts) {
+        if (root && (f.key == Key::kNodes || f.key == Key::kGpusPerNode)) continue;
+        f.written_at.push_back({f.location, "inherited from " + *it});
+        below.push_back(std::move(f));
+      }
+      if (!base.model.empty()) job.model = base.model;  // the nearest config that names one wins
+      if (job.framework == Framework::kUnknown) job.framework = base.framework;
+      job.notes.push_back("read " + *it + " (inherited through defaults:)");
+    }
+    if (!own_model.empty()) job.model = own_model;
+  }
+
   void config(RawJob& job, const Word& ref, std::vector<Fact>& below) {
+    if (ref.text.starts_with("base:")) return base_config(job, ref.text.substr(5), below);
     std::vector<std::string> candidates;
     std::string shown = ref.text;
     if (ref.text.starts_with("group:")) {

@@ -314,6 +314,9 @@ ParsedFile parse_source(const std::string& path, const SourceText& source) {
   switch (file_kind(path, source.text().substr(0, 4096))) {
     case FileKind::kYaml:
       parsed = parse_yaml(path, source);
+      resolve_referenced_files(parsed, 16u << 20);  // configs it inherits (NeMo-RL `defaults: parent.yaml`)
+      // A driver config that (with what it inherits) runs another backend has no Megatron job.
+      std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
       break;
     case FileKind::kShell:
       parsed = parse_shell(path, source);

@@ -14,6 +14,8 @@ std::string_view framework_id(Framework f) {
       return "nemo2";
     case Framework::kMegatronDeepSpeed:
       return "megatron-deepspeed";
+    case Framework::kVerl:
+      return "verl";
     case Framework::kUnknown:
       break;
   }
@@ -32,6 +34,8 @@ std::string_view framework_display_name(Framework f) {
       return "NeMo 2";
     case Framework::kMegatronDeepSpeed:
       return "Megatron-DeepSpeed";
+    case Framework::kVerl:
+      return "verl";
     case Framework::kUnknown:
       break;
   }
@@ -45,6 +49,7 @@ std::optional<Framework> framework_from_id(std::string_view id) {
   if (id == "nemo1") return Framework::kNemo1;
   if (id == "nemo2") return Framework::kNemo2;
   if (id == "megatron-deepspeed") return Framework::kMegatronDeepSpeed;
+  if (id == "verl") return Framework::kVerl;
   return std::nullopt;
 }
 

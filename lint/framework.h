@@ -7,7 +7,9 @@ namespace parlint {
 
 // kMegatronDeepSpeed: microsoft/Megatron-DeepSpeed, a Megatron-LM fork launched with --deepspeed; its
 // argument checks differ (SP turned off silently at TP 1, no CUDA_DEVICE_MAX_CONNECTIONS assert for TP).
-enum class Framework { kUnknown, kMegatronLM, kMegatronBridge, kNemo1, kNemo2, kMegatronDeepSpeed };
+// kVerl: volcengine/verl's Megatron workers (actor_rollout_ref.actor.megatron.*), which build
+// Megatron-Core's config themselves and turn sequence parallelism off at TP 1.
+enum class Framework { kUnknown, kMegatronLM, kMegatronBridge, kNemo1, kNemo2, kMegatronDeepSpeed, kVerl };
 
 // Megatron-LM and its fork Megatron-DeepSpeed: the same flags, defaults and model arguments.
 inline bool megatron_lm_family(Framework f) {

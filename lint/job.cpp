@@ -179,6 +179,13 @@ void Job::apply_defaults(const LintOptions& options) {
   default_to(Key::kPipelineModelParallelSize, Value::integer(1));
   default_to(Key::kContextParallelSize, Value::integer(1));
   default_to(Key::kExpertModelParallelSize, Value::integer(1));
+  // verl's McoreEngineConfig turns SP on by default and off at TP 1 (verl/workers/config/engine.py:116,133).
+  if (framework_ == Framework::kVerl && !fact(Key::kSequenceParallel)) {
+    auto tp = get_int(Key::kTensorModelParallelSize);
+    set(default_fact(Key::kSequenceParallel,
+                     tp ? Value::boolean(*tp > 1) : Value::unknown("on unless TP is 1"),
+                     "verl default (on, off at TP 1)"));
+  }
   default_to(Key::kSequenceParallel, Value::boolean(false));
   default_to(Key::kAccountForEmbeddingInPipelineSplit, Value::boolean(false));
   default_to(Key::kAccountForLossInPipelineSplit, Value::boolean(false));

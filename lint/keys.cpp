@@ -42,6 +42,11 @@ constexpr Alias kConfigAliases[] = {
     {"activations_checkpoint_granularity", Key::kRecomputeGranularity},  // NeMo 1
     // Megatron-LM argument dumps spell the opposite of Megatron-Core's field.
     {"untie_embeddings_and_output_weights", Key::kShareEmbeddingsAndOutputWeights, true},
+    {"disable_bias_linear", Key::kAddBiasLinear, true},
+    // Megatron-LM argument names (FlagScale's system/model keys, argument dumps).
+    {"decoder_first_pipeline_num_layers", Key::kNumLayersInFirstPipelineStage},
+    {"decoder_last_pipeline_num_layers", Key::kNumLayersInLastPipelineStage},
+    {"num_virtual_stages_per_pipeline_rank", Key::kVirtualPipelineModelParallelSize},
 };
 
 // Megatron-LM flags whose field name differs from the flag (arguments.py).

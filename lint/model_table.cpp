@@ -96,6 +96,11 @@ std::vector<Fact> model_facts(const ModelInfo& m, const std::string& source) {
   if (m.kv_channels) f.push_back(table_fact(Key::kKvChannels, Value::integer(m.kv_channels), source));
   f.push_back(table_fact(Key::kVocabSize, Value::integer(m.vocab), source));
   f.push_back(table_fact(Key::kShareEmbeddingsAndOutputWeights, Value::boolean(m.tied), source));
+  // Linear bias is the model provider's choice (Llama and Qwen have none, GPT-OSS has it), which the
+  // table does not record: not Megatron-Core's default of True.
+  f.push_back(table_fact(
+      Key::kAddBiasLinear,
+      Value::unknown("set by the model's provider; the built-in model table does not record it"), source));
   if (m.is_moe()) {
     f.push_back(table_fact(Key::kNumMoeExperts, Value::integer(m.experts), source));
     f.push_back(table_fact(Key::kMoeRouterTopk, Value::integer(m.topk), source));

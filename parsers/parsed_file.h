@@ -34,13 +34,14 @@ struct RawJob {
   bool gpu_entry_point = false;                   // a training entry point (GPU work), not a CPU helper
   bool settings_from_checkpoint = false;          // restores a checkpoint that supplies what is left out
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
-  std::string entry_script;        // the Python file a launch runs, as written ("train.py"), if any
-  std::string recipe;              // --recipe NAME of a Megatron-Bridge launch
-  std::string recipe_changed_by;   // a function parlint cannot read that may change the recipe's settings
-  std::string model;               // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
-  std::string hardware;            // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
-  std::vector<Word> config_files;  // config files the launch selects (see TrainingArgs::config_files)
-  std::vector<std::string> notes;  // what cross-file resolution read or could not find, for `plan`
+  std::string entry_script;       // the Python file a launch runs, as written ("train.py"), if any
+  std::string recipe;             // --recipe NAME of a Megatron-Bridge launch
+  std::string recipe_changed_by;  // a function parlint cannot read that may change the recipe's settings
+  std::string model;              // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
+  std::string hardware;           // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
+  std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)
+  std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
+  std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`
 };
 
 // An arithmetic expression whose result sets a node count, GPU count or world size, with the parallel

@@ -1856,10 +1856,41 @@ class ShellParser {
 
   // A training run, not a CPU helper (tools/preprocess_data.py, MLPerf's log and mount checkers): a
   // distributed launcher, training settings among the arguments, or a training entry point's name.
+  // verl's Hydra overrides as parlint reads them: actor_rollout_ref.actor.megatron.X=V (and its
+  // override_transformer_config.X) is the Megatron-Core field X; trainer.nnodes / n_gpus_per_node are the
+  // GPUs Ray gets; the rest are verl's own keys and are left out.
+  static std::vector<Word> verl_overrides(const std::vector<Word>& args) {
+    std::vector<Word> out;
+    for (const Word& a : args) {
+      std::string_view t = a.text;
+      while (t.starts_with("+")) t.remove_prefix(1);
+      Word w = a;
+      bool keep = false;
+      for (std::string_view prefix : {"actor_rollout_ref.actor.megatron.override_transformer_config.",
+                                      "actor_rollout_ref.actor.megatron."})
+        if (t.starts_with(prefix) && t.find('.', prefix.size()) > t.find('=')) {
+          w.text = std::string(t.substr(prefix.size()));
+          keep = true;
+          break;
+        }
+      if (t.starts_with("trainer.nnodes="))
+        w.text = "trainer.num_nodes=" + std::string(t.substr(15)), keep = true;
+      if (t.starts_with("trainer.n_gpus_per_node="))
+        w.text = "trainer.devices=" + std::string(t.substr(24)), keep = true;
+      if (t.starts_with("actor_rollout_ref.model.path="))
+        w.text = "--hf-model=" + std::string(t.substr(29)), keep = true;
+      if (keep) out.push_back(std::move(w));
+    }
+    return out;
+  }
+
   static bool training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta) {
     if (l.kind == LaunchKind::kTorchrun) return true;
     // Data preparation and conversion scripts read a recipe or model flags but run on CPUs.
     std::string_view script = basename(entry);
+    if (entry.find("data_preprocess/") != std::string_view::npos ||
+        entry.find("/preprocess") != std::string_view::npos)
+      return false;
     for (std::string_view word : {"prepare", "preprocess", "pack_data", "packed_data", "convert", "download",
                                   "tokenize", "tokenizer", "export_", "merge_mp", "checkpoint_util"})
       if (script.find(word) != std::string_view::npos) return false;
@@ -1877,6 +1908,10 @@ class ShellParser {
     std::string entry = w[l.entry].text;
     std::vector<Word> args;
     for (std::size_t k = l.entry + 1; k < w.size(); ++k) args.push_back(to_word(w[k]));
+    // verl (python -m verl.trainer.main_ppo ...): a Ray driver that starts the workers itself; its Hydra
+    // overrides are verl's own keys, with the Megatron-Core fields under actor_rollout_ref.actor.megatron.
+    bool ray_driver = l.module && entry.starts_with("verl.");
+    if (ray_driver) args = verl_overrides(args);
     TrainingArgs ta = parse_training_args(args);
 
     RawJob job;
@@ -1896,6 +1931,13 @@ class ShellParser {
     job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
     job.gpu_entry_point = training_launch(l, entry, ta);
     job.launch = l.kind;
+    if (ray_driver) {
+      job.launch = LaunchKind::kNone;  // one driver process; Ray places the workers on the GPUs
+      job.framework = Framework::kVerl;
+      job.description = entry + " (verl, Ray)";
+      job.notes.push_back(
+          "verl starts its workers through Ray: the GPUs are trainer.nnodes x trainer.n_gpus_per_node");
+    }
     if (l.kind == LaunchKind::kPython && ta.lightning_trainer) job.launch = LaunchKind::kLightning;
     std::string_view base = basename(entry);
     if (base.starts_with("pretrain_") || ta.megatron_flags)
@@ -1909,13 +1951,16 @@ class ShellParser {
     derive_gpus_per_node(a);
     // srun --ntasks counts the ranks only when srun starts them; under torchrun it counts the agents.
     if (l.kind == LaunchKind::kTorchrun) a.ntasks.reset();
-    for (const auto* f : {&a.nodes, &a.gpus_per_node, &a.ntasks_per_node, &a.ntasks})
-      if (*f) job.facts.push_back(**f);
-    for (const auto& f : l.launcher_facts) job.facts.push_back(f);
+    if (!ray_driver) {
+      for (const auto* f : {&a.nodes, &a.gpus_per_node, &a.ntasks_per_node, &a.ntasks})
+        if (*f) job.facts.push_back(**f);
+      for (const auto& f : l.launcher_facts) job.facts.push_back(f);
+    }
     for (auto f : ta.facts) {
       // On a launch, trainer.num_nodes / trainer.devices are what the framework starts, not the allocation.
-      if (f.origin == Origin::kOverride && f.key == Key::kNodes) f.key = Key::kNnodes;
-      if (f.origin == Origin::kOverride && f.key == Key::kGpusPerNode) f.key = Key::kNprocPerNode;
+      if (!ray_driver && f.origin == Origin::kOverride && f.key == Key::kNodes) f.key = Key::kNnodes;
+      if (!ray_driver && f.origin == Origin::kOverride && f.key == Key::kGpusPerNode)
+        f.key = Key::kNprocPerNode;
       job.facts.push_back(std::move(f));
     }
     for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));

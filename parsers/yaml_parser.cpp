@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "parsers/driver_configs.h"
 #include "parsers/omegaconf.h"
 
 namespace parlint {
@@ -215,11 +216,40 @@ class DocumentExtractor {
     for (std::size_t i = 0; i < entries_.size(); ++i) by_path_[join(entries_[i].path)] = i;
   }
 
-  RawJob extract(SourceRange range) {
+  // nullopt: the document configures another backend (a driver framework with Megatron off).
+  std::optional<RawJob> extract(SourceRange range) {
     RawJob job;
     job.range = range;
     job.framework = detect_framework(entries_);
     job.description = "YAML document";
+    // NeMo-RL, verl, FlagScale: their keys are read with their own meaning (lookups of interpolations
+    // still use the paths as written: by_path_ was built before).
+    std::vector<DriverKey> keys;
+    keys.reserve(entries_.size());
+    for (Entry& e : entries_)
+      keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", false, false, false});
+    std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
+    if (auto driver = rewrite_driver_keys(keys)) {
+      if (driver->not_megatron) return std::nullopt;
+      job.framework = driver->framework;
+      job.description = driver->name;
+      job.megatron_on = driver->megatron_on;
+      job.model = driver->model;
+      if (!driver->base.empty()) {
+        Word base;
+        base.text = "base:" + driver->base;
+        base.location = entries_.front().location;
+        job.config_files.push_back(std::move(base));
+      }
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        skip[i] = keys[i].own_key || keys[i].dropped;
+        quiet[i] = keys[i].quiet;
+      }
+      if (driver->world_unknown)
+        job.notes.push_back(
+            "generation is not colocated: the policy gets part of the cluster, so its GPU count "
+            "is unknown");
+    }
     // NeMo 1 / NeMo-Aligner configs that restore a .nemo checkpoint take what they leave out from it.
     for (const Entry& e : entries_)
       if (!e.path.empty() && e.path.back() == "restore_from_path" && e.node.IsScalar() &&
@@ -228,8 +258,11 @@ class DocumentExtractor {
     OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
     std::unordered_map<int, std::size_t> winner;  // key -> index in job.facts
     std::vector<bool> merged;                     // job.facts[i] came in through a merge key
-    for (const Entry& e : entries_) {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& e = entries_[i];
+      if (skip[i]) continue;
       auto match = match_config_path(e.path);
+      if (!match && quiet[i]) continue;
       if (!match) {
         // Lookalikes of settings (PL801 decides which): Megatron flags as keys, and keys in sections.
         const std::string& leaf = e.path.back();
@@ -422,7 +455,7 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
     }
     if (flag_sections.size() <= 1) {
       DocumentExtractor extractor(entries);
-      out.jobs.push_back(extractor.extract(range));
+      if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
       continue;
     }
     for (const auto& section : flag_sections) {
@@ -442,7 +475,9 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
         }
       }
       DocumentExtractor extractor(run);
-      RawJob job = extractor.extract(run_range.valid() ? run_range : range);
+      auto extracted = extractor.extract(run_range.valid() ? run_range : range);
+      if (!extracted) continue;
+      RawJob job = std::move(*extracted);
       job.description = "YAML document, " + section;
       out.jobs.push_back(std::move(job));
     }

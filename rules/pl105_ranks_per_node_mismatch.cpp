@@ -59,6 +59,7 @@ class RanksPerNodeMismatch final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.gpu_entry_point()) return;  // a data or checkpoint tool uses the GPUs it needs, if any
     Key ranks_key;
     switch (job.launch()) {
       case LaunchKind::kTorchrun:

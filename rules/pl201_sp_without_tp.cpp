@@ -49,6 +49,7 @@ raises, a **warning** where the framework turns SP off first (the job runs, with
 | Megatron-Bridge | sets `sequence_parallel = False` in the provider's `finalize()` (`src/megatron/bridge/models/transformer_config.py:175@067f987df03b`) | warning |
 | NeMo 1 | logs and sets `sequence_parallel = False` | warning |
 | Megatron-DeepSpeed | sets `sequence_parallel = False` silently (`megatron/arguments.py:387-388@f4157bea69f3`) | warning |
+| verl | warns "set sequence parallel to false as TP size is 1" and turns it off (`verl/workers/config/engine.py:133-135@b178a3cd5`); its own default config has SP on with TP 1 on purpose | not reported |
 
 ## References
 - reference/megatron-rules.md §2, rules T1, T1-MLM, T1-MB, T1-NeMo1
@@ -66,6 +67,7 @@ std::string framework_behaviour(Framework fw) {
       return "NeMo 1 logs a message and sets sequence_parallel=False";
     case Framework::kMegatronDeepSpeed:
       return "Megatron-DeepSpeed silently sets sequence_parallel=False";
+    case Framework::kVerl:  // not reported (see check_job)
     case Framework::kNemo2:
     case Framework::kUnknown:
       break;
@@ -82,6 +84,7 @@ class SpWithoutTp final : public Rule {
     auto tp = job.get_int(Key::kTensorModelParallelSize);
     const Fact* sp_fact = job.fact(Key::kSequenceParallel);
     if (!sp || !*sp || !tp || *tp != 1 || !sp_fact->location.in_file()) return;
+    if (job.framework() == Framework::kVerl) return;  // verl turns SP off at TP 1 by design
     const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = sp_fact->location;

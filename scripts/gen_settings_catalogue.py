@@ -59,7 +59,8 @@ a normal checkout (work tree files, commit from `git rev-parse HEAD`).
 Run (or `make update-settings`, see the Makefile for the path variables):
     python3 scripts/gen_settings_catalogue.py \\
         --megatron-lm DIR --megatron-bridge DIR --nemo DIR --nemo-launcher DIR \\
-        --megatron-deepspeed DIR --gpt-neox DIR [--out rules/data/settings_catalogue.tsv]
+        --megatron-deepspeed DIR --gpt-neox DIR --verl DIR --nemo-rl DIR --flagscale DIR
+        [--out rules/data/settings_catalogue.tsv]
 Diagnostics (unparsable files, option names built at run time, bases outside the sources) go to stderr.
 """
 from __future__ import annotations
@@ -1131,6 +1132,30 @@ def collect_gpt_neox(neox: Repo, py: PythonSources) -> Iterator[Row]:
     yield from dataclass_rows(py, neox, paths, "gpt-neox", "field")
 
 
+def collect_verl(verl: Repo, py: PythonSources) -> Iterator[Row]:
+    """verl: fields of its config dataclasses (verl/workers/config/, verl/trainer/config/) and the keys of
+    its YAML configs (verl/trainer/config/), which its Hydra command lines override."""
+    paths = prioritised([p for p in py_files(verl, "verl/workers/config/") + py_files(verl, "verl/trainer/config/")],
+                        ["verl/workers/config/engine.py"])
+    yield from dataclass_rows(py, verl, paths, "verl", "field")
+    yaml = [p for p in verl.files if p.startswith("verl/trainer/config/") and p.endswith((".yaml", ".yml"))]
+    yield from yaml_rows(verl, prioritised(yaml, ["verl/trainer/config/ppo_megatron_trainer.yaml"]), "verl")
+
+
+def collect_nemo_rl(nemo_rl: Repo) -> Iterator[Row]:
+    """nemo-rl: the keys of its example configs (examples/configs/), the layout its TypedDicts define."""
+    yaml = [p for p in nemo_rl.files if p.startswith("examples/configs/") and p.endswith((".yaml", ".yml"))]
+    yield from yaml_rows(nemo_rl, prioritised(yaml, ["examples/configs/grpo_math_1B.yaml",
+                                                     "examples/configs/grpo_math_1B_megatron.yaml"]), "nemo-rl")
+
+
+def collect_flagscale(flagscale: Repo) -> Iterator[Row]:
+    """flagscale: the keys of its example configs (examples/<model>/conf/)."""
+    yaml = [p for p in flagscale.files if p.startswith("examples/") and "/conf/" in p
+            and p.endswith((".yaml", ".yml"))]
+    yield from yaml_rows(flagscale, sorted(yaml), "flagscale")
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Output
 # ----------------------------------------------------------------------------------------------------------
@@ -1170,6 +1195,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nemo-launcher", required=True, help="NeMo-Framework-Launcher: bare git mirror or checkout")
     ap.add_argument("--megatron-deepspeed", required=True, help="Megatron-DeepSpeed: bare git mirror or checkout")
     ap.add_argument("--gpt-neox", required=True, help="GPT-NeoX: bare git mirror or checkout")
+    ap.add_argument("--verl", required=True, help="verl: bare git mirror or checkout")
+    ap.add_argument("--nemo-rl", required=True, help="NeMo-RL: bare git mirror or checkout")
+    ap.add_argument("--flagscale", required=True, help="FlagScale: bare git mirror or checkout")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                                   "rules", "data", "settings_catalogue.tsv"))
     args = ap.parse_args(argv)
@@ -1180,6 +1208,9 @@ def main(argv: list[str] | None = None) -> int:
     launcher = Repo(args.nemo_launcher, "nemo-launcher")
     mds = Repo(args.megatron_deepspeed, "megatron-deepspeed")
     neox = Repo(args.gpt_neox, "gpt-neox")
+    verl = Repo(args.verl, "verl")
+    nemo_rl = Repo(args.nemo_rl, "nemo-rl")
+    flagscale = Repo(args.flagscale, "flagscale")
 
     # Bridge's fields inherited from Megatron-LM are read at the commit Bridge pins (its submodule);
     # without that commit in the Megatron-LM repository, at the Megatron-LM commit given.
@@ -1197,6 +1228,7 @@ def main(argv: list[str] | None = None) -> int:
     py_bridge = PythonSources([(bridge, "src/", "megatron.bridge"), (mlm_for_bridge, "", "megatron")])
     py_nemo = PythonSources([(nemo, "", "nemo")])
     py_neox = PythonSources([(neox, "", "megatron")])
+    py_verl = PythonSources([(verl, "", "verl")])
 
     rows: list[Row] = []
     rows += collect_megatron_lm(mlm, py_mlm)
@@ -1206,6 +1238,9 @@ def main(argv: list[str] | None = None) -> int:
     rows += collect_nemo1(nemo, launcher)
     rows += collect_megatron_deepspeed(mds)
     rows += collect_gpt_neox(neox, py_neox)
+    rows += collect_verl(verl, py_verl)
+    rows += collect_nemo_rl(nemo_rl)
+    rows += collect_flagscale(flagscale)
     rows = dedupe_sorted(rows)
 
     header = [
@@ -1220,6 +1255,9 @@ def main(argv: list[str] | None = None) -> int:
         f"megatron-deepspeed={mds.name} commit={mds.sha} (plus DeepSpeed's add_config_arguments flags, "
         f"source {DEEPSPEED_CORE_SOURCE})",
         f"gpt-neox={neox.name} commit={neox.sha}",
+        f"verl={verl.name} commit={verl.sha}",
+        f"nemo-rl={nemo_rl.name} commit={nemo_rl.sha}",
+        f"flagscale={flagscale.name} commit={flagscale.sha}",
     ]
     write_tsv(args.out, rows, header)
 
@@ -1232,7 +1270,7 @@ def main(argv: list[str] | None = None) -> int:
     for (fw, syn), n in sorted(counts.items()):
         print(f"{fw}\t{syn}\t{n}", file=sys.stderr)
     print(f"{len(rows)} rows -> {args.out}; warnings: {dict(WARNINGS) or 'none'}", file=sys.stderr)
-    for r in (mlm, mlm_for_bridge, bridge, nemo, launcher, mds, neox):
+    for r in (mlm, mlm_for_bridge, bridge, nemo, launcher, mds, neox, verl, nemo_rl, flagscale):
         r.close()
     return 0
 

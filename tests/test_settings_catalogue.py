@@ -16,7 +16,8 @@ TSV = os.environ.get("PARLINT_SETTINGS_CATALOGUE", os.path.join(ROOT, "rules", "
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import gen_settings_catalogue as gen  # noqa: E402  (stdlib only; reads no framework source on import)
 
-FRAMEWORKS = ["megatron-lm", "megatron-core", "megatron-bridge", "nemo2", "nemo1", "megatron-deepspeed", "gpt-neox"]
+FRAMEWORKS = ["megatron-lm", "megatron-core", "megatron-bridge", "nemo2", "nemo1", "megatron-deepspeed", "gpt-neox",
+              "verl", "nemo-rl", "flagscale"]
 SOURCE_RE = re.compile(r"^[^\s:@][^\t@]*:[1-9][0-9]*@[0-9a-f]{12}$")
 HAND_WRITTEN_SOURCES = {gen.DEEPSPEED_CORE_SOURCE}
 
@@ -121,6 +122,11 @@ class Catalogue(unittest.TestCase):
         for flag in ["--no-pipeline-parallel", "--ds-sequence-parallel-size", "--moe-expert-parallel-size",
                      "--zero-stage", "--deepspeed", "--deepspeed_config", "--tensor-model-parallel-size"]:
             self.assertHas("megatron-deepspeed", "flag", flag)
+
+    def test_driver_frameworks(self):
+        self.assertHas("verl", "key", "ulysses_sequence_parallel_size")
+        self.assertHas("nemo-rl", "key", "empty_unused_memory_level")
+        self.assertHas("flagscale", "key", "use_flash_attn")
 
     def test_gpt_neox(self):
         for name in ["pipe_parallel_size", "model_parallel_size", "output_layer_parallelism"]:

@@ -1,0 +1,169 @@
+#include "parsers/driver_configs.h"
+
+#include <algorithm>
+
+namespace parlint {
+namespace {
+
+bool starts_with(const std::vector<std::string>& path, std::initializer_list<const char*> prefix) {
+  if (path.size() < prefix.size()) return false;
+  std::size_t i = 0;
+  for (const char* p : prefix)
+    if (path[i++] != p) return false;
+  return true;
+}
+
+bool falsy(const std::string& s) {
+  return s == "false" || s == "False" || s == "FALSE" || s == "0";
+}
+
+void replace_prefix(std::vector<std::string>& path, std::size_t drop,
+                    std::initializer_list<const char*> with) {
+  std::vector<std::string> out(with.begin(), with.end());
+  out.insert(out.end(), path.begin() + static_cast<std::ptrdiff_t>(drop), path.end());
+  path = std::move(out);
+}
+
+const DriverKey* find(const std::vector<DriverKey>& keys, std::initializer_list<const char*> path) {
+  for (const auto& k : keys)
+    if (k.path->size() == path.size() && starts_with(*k.path, path)) return &k;
+  return nullptr;
+}
+
+std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
+  bool megatron = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
+    return starts_with(*k.path, {"policy", "megatron_cfg"});
+  });
+  const DriverKey* defaults = find(keys, {"defaults"});
+  bool base_yaml = defaults && (defaults->scalar.ends_with(".yaml") || defaults->scalar.ends_with(".yml"));
+  if (!megatron && !(base_yaml && find(keys, {"policy", "model_name"}))) return std::nullopt;
+  DriverConfig out{Framework::kMegatronBridge, "NeMo-RL policy (megatron_cfg)", "", "", false, false};
+  if (base_yaml) out.base = defaults->scalar;
+  // megatron_cfg.enabled may be switched on by a config that inherits this one, so the keys stay; the
+  // switch itself travels with the job (RawJob::megatron_on).
+  const DriverKey* enabled = find(keys, {"policy", "megatron_cfg", "enabled"});
+  if (enabled) out.megatron_on = !falsy(enabled->scalar);
+  if (const DriverKey* m = find(keys, {"policy", "model_name"})) out.model = m->scalar;
+  const DriverKey* colocated = find(keys, {"policy", "generation", "colocated", "enabled"});
+  out.world_unknown = colocated && falsy(colocated->scalar);
+  for (auto& k : keys) {
+    auto& p = *k.path;
+    if (starts_with(p, {"policy", "megatron_cfg"}) && p.size() > 2) {
+      if (p[2] == "distributed_data_parallel_config")
+        replace_prefix(p, 3, {"ddp"});
+      else if (p.size() == 3) {
+        replace_prefix(p, 2, {"model"});
+        k.quiet = true;  // NeMo-RL's own switches (enabled, empty_unused_memory_level, ...) sit beside them
+      } else
+        k.own_key = true;  // optimizer, scheduler, env_vars, ... of NeMo-RL's own layout
+    } else if (p == std::vector<std::string>{"cluster", "num_nodes"} && !out.world_unknown) {
+      p = {"trainer", "num_nodes"};
+    } else if (p == std::vector<std::string>{"cluster", "gpus_per_node"} && !out.world_unknown) {
+      p = {"trainer", "devices"};
+    } else if (p == std::vector<std::string>{"policy", "train_global_batch_size"}) {
+      p = {"train", "global_batch_size"};
+    } else if (p == std::vector<std::string>{"policy", "train_micro_batch_size"}) {
+      p = {"train", "micro_batch_size"};
+    } else if (p == std::vector<std::string>{"policy", "max_total_sequence_length"}) {
+      p = {"model", "seq_length"};
+    } else {
+      k.own_key = true;
+    }
+  }
+  return out;
+}
+
+std::optional<DriverConfig> verl(std::vector<DriverKey>& keys) {
+  bool megatron = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
+    return starts_with(*k.path, {"actor_rollout_ref", "actor", "megatron"});
+  });
+  // verl's own config pieces name their dataclass: `_target_: verl.workers.config.McoreEngineConfig`.
+  const DriverKey* target = nullptr;
+  for (const auto& k : keys)
+    if (k.path->size() == 1 && (*k.path)[0] == "_target_" && k.scalar.starts_with("verl.")) target = &k;
+  if (target) {
+    bool mcore = target->scalar.find("Mcore") != std::string::npos ||
+                 target->scalar.find("Megatron") != std::string::npos;
+    DriverConfig piece{Framework::kVerl,
+                       "verl " + target->scalar.substr(target->scalar.rfind('.') + 1),
+                       "",
+                       "",
+                       false,
+                       !mcore};
+    // Megatron-Core fields at the top of an engine config are read as they are; the rest is verl's own.
+    for (auto& k : keys) {
+      if (mcore && k.path->size() == 1)
+        k.quiet = true;
+      else
+        k.own_key = true;
+    }
+    return piece;
+  }
+  if (!megatron) {
+    bool ppo = std::any_of(keys.begin(), keys.end(),
+                           [](const DriverKey& k) { return starts_with(*k.path, {"actor_rollout_ref"}); });
+    if (!ppo) return std::nullopt;
+    for (auto& k : keys) k.own_key = true;  // an FSDP (or other backend) verl config
+    return DriverConfig{Framework::kVerl, "verl trainer (not Megatron)", "", "", false, true};
+  }
+  const DriverKey* strategy = find(keys, {"actor_rollout_ref", "actor", "strategy"});
+  bool off = strategy && strategy->scalar != "megatron";
+  DriverConfig out{Framework::kVerl, "verl actor (actor_rollout_ref.actor.megatron)", "", "", false, false};
+  if (const DriverKey* m = find(keys, {"actor_rollout_ref", "model", "path"})) out.model = m->scalar;
+  for (auto& k : keys) {
+    auto& p = *k.path;
+    if (starts_with(p, {"actor_rollout_ref", "actor", "megatron"}) && p.size() == 4) {
+      if (off) k.dropped = true;
+      replace_prefix(p, 3, {"model"});
+      k.quiet = true;  // verl's own engine switches sit beside the Megatron-Core fields
+    } else if (p == std::vector<std::string>{"trainer", "nnodes"}) {
+      p = {"trainer", "num_nodes"};
+    } else if (p == std::vector<std::string>{"trainer", "n_gpus_per_node"}) {
+      p = {"trainer", "devices"};
+    } else {
+      k.own_key = true;  // rollout, critic, ref, data, ... (verl's own)
+    }
+  }
+  out.not_megatron = off;
+  return out;
+}
+
+std::optional<DriverConfig> flagscale(std::vector<DriverKey>& keys) {
+  auto parallel = [](const DriverKey& k) {
+    return k.path->size() == 2 && (*k.path)[0] == "system" &&
+           ((*k.path)[1] == "tensor_model_parallel_size" || (*k.path)[1] == "pipeline_model_parallel_size");
+  };
+  bool system = std::any_of(keys.begin(), keys.end(), parallel);
+  bool runner = find(keys, {"experiment", "runner", "nnodes"}) ||
+                find(keys, {"experiment", "runner", "nproc_per_node"});
+  bool task = find(keys, {"experiment", "task", "backend"}) != nullptr;
+  if (!system && !(runner && task)) return std::nullopt;
+  DriverConfig out{
+      Framework::kMegatronLM, "FlagScale (Megatron-LM arguments under system/model)", "", "", false, false};
+  for (auto& k : keys) {
+    auto& p = *k.path;
+    if (p.size() == 2 && p[0] == "system") {
+      replace_prefix(p, 1, {"model"});
+      k.quiet = true;  // FlagScale's own system switches sit beside Megatron-LM's arguments
+    } else if (p.size() == 2 && p[0] == "model") {
+      k.quiet = true;  // Megatron-LM arguments, and FlagScale's own model keys
+    } else if (p == std::vector<std::string>{"experiment", "runner", "nnodes"}) {
+      p = {"trainer", "num_nodes"};
+    } else if (p == std::vector<std::string>{"experiment", "runner", "nproc_per_node"}) {
+      p = {"trainer", "devices"};
+    } else {
+      k.own_key = true;  // system.precision.*, system.logging.*, experiment.*, data.*, ...
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys) {
+  if (auto c = nemo_rl(keys)) return c;
+  if (auto c = verl(keys)) return c;
+  return flagscale(keys);
+}
+
+}  // namespace parlint

@@ -1,0 +1,40 @@
+#pragma once
+// Frameworks that drive Megatron-Core under keys of their own, read with their own semantics:
+//   NeMo-RL   policy.megatron_cfg.<field> (when megatron_cfg.enabled), cluster.num_nodes / gpus_per_node,
+//             policy.train_global_batch_size / train_micro_batch_size / max_total_sequence_length,
+//             policy.model_name; `defaults: parent.yaml` inherits another config. Megatron-Bridge runs it.
+//   verl      actor_rollout_ref.actor.megatron.<field>, trainer.nnodes / n_gpus_per_node,
+//             actor_rollout_ref.model.path. verl turns sequence parallelism off itself at TP 1.
+//   FlagScale system.<field> and model.<field> (Megatron-LM arguments), experiment.runner.nnodes /
+//             nproc_per_node. A Megatron-LM fork.
+// Their key paths are rewritten onto the ones parlint reads (model.<field>, trainer.num_nodes, ...); keys
+// of theirs that are not Megatron settings are their own and never PL801.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parsers/parsed_file.h"
+
+namespace parlint {
+
+struct DriverKey {
+  std::vector<std::string>* path;  // rewritten in place
+  std::string scalar;              // the value when it is a scalar, else empty
+  bool own_key = false;            // set: a key of the driver's own (not a setting parlint reads)
+  bool quiet = false;              // set: read it if it is a setting, but never report it as unknown
+  bool dropped = false;            // set: not in effect (megatron_cfg of a config that does not enable it)
+};
+
+struct DriverConfig {
+  Framework framework;         // the framework whose semantics apply
+  std::string name;            // "NeMo-RL policy (megatron_cfg)", "verl actor", "FlagScale"
+  std::string model;           // a Hugging Face id or model path it names
+  std::string base;            // a config it inherits (NeMo-RL `defaults: parent.yaml`)
+  bool world_unknown = false;  // the job gets part of the cluster only (non-colocated generation)
+  bool not_megatron = false;   // the config runs another backend (DTensor, FSDP): no Megatron job
+  std::optional<bool> megatron_on = std::nullopt;  // the config's own Megatron switch, when it writes one
+};
+
+std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys);
+
+}  // namespace parlint
