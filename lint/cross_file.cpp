@@ -121,7 +121,17 @@ class Resolver {
   }
 
   void run() {
+    // A Megatron-LM style script inside a Megatron-DeepSpeed checkout runs that fork's pretrain_gpt.py.
+    bool in_deepspeed_fork = false;
+    if (std::any_of(file_.jobs.begin(), file_.jobs.end(),
+                    [](const RawJob& j) { return j.framework == Framework::kMegatronLM; }))
+      in_deepspeed_fork = framework_checkout(file_.path) == std::optional<std::string>("Megatron-DeepSpeed");
     for (RawJob& job : file_.jobs) {
+      if (in_deepspeed_fork && job.framework == Framework::kMegatronLM) {
+        job.framework = Framework::kMegatronDeepSpeed;
+        job.notes.push_back(
+            "the script sits in a Megatron-DeepSpeed checkout: its pretrain_*.py is that fork's");
+      }
       default_groups(job);
       std::vector<Fact> below;  // facts from referenced files, lowest precedence first
       for (const Word& c : job.config_files) config(job, c, below);

@@ -172,7 +172,8 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
       "{:.2f}B parameters per GPU ({:.2f}B TP-sharded, {:.2f}B routed experts) x {} bytes = "
       "{:.1f} GiB for weights, gradients and optimizer",
       out.params_per_gpu / 1e9, p_tp / 1e9, p_exp / 1e9, bytes_text(dp * in.c), out.weights_optimizer_gib));
-  if (!shard.by.empty() && shard.stage != 1) out.terms.back() += " (sharded by " + shard.by + ")";
+  if (!shard.by.empty() && shard.by != "the distributed optimizer")
+    out.terms.back() += " (sharded by " + shard.by + ")";
 
   double act;
   const Fact* recompute = job.fact(Key::kRecomputeGranularity);

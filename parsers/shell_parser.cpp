@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 
+#include "parsers/deepspeed_config.h"
 #include "parsers/deepspeed_resources.h"
 #include "parsers/sbatch_submissions.h"
 #include "parsers/shell_grammar_workarounds.h"
@@ -353,6 +354,7 @@ class ShellParser {
 
   // #SBATCH lines before the first command (sbatch ignores later ones).
   void read_sbatch_header(TSNode root, const Source& src, Context& ctx) {
+    std::optional<std::pair<std::string, Location>> placeholder_directive;
     for (TSNode c : NamedChildren(root)) {
       if (node_type(c) != "comment") break;
       std::uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
@@ -366,6 +368,21 @@ class ShellParser {
         continue;
       }
       parse_slurm_options(words, ctx.groups.back(), Origin::kSbatchDirective, "#SBATCH ", false);
+      for (const Word& w : words)
+        if (!placeholder_directive && (w.text.starts_with("<") || w.text.ends_with(">")))
+          placeholder_directive = std::make_pair(w.text, w.location);
+    }
+    // A template's placeholder among the directives (#SBATCH <SLURM OPTIONS> --nodes=128) may request
+    // GPUs: their count is unknown, not absent.
+    if (placeholder_directive && !ctx.groups.front().gpus_per_node) {
+      Fact f;
+      f.key = Key::kGpusPerNode;
+      f.value = Value::unknown("a placeholder in the #SBATCH lines (" + placeholder_directive->first +
+                               ") may request them");
+      f.location = placeholder_directive->second;
+      f.origin = Origin::kSbatchDirective;
+      f.spelling = "#SBATCH " + placeholder_directive->first;
+      ctx.groups.front().gpus_per_node = std::move(f);
     }
     // Submitted elsewhere with its own node count, the header's is not what runs.
     Allocation& a = ctx.groups.front();
@@ -574,14 +591,35 @@ class ShellParser {
   void redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
     Redirects r;
     TSNode body = by_field<"body">(n);
+    std::optional<ShellText> written_to;  // cat <<EOF > FILE, cat > FILE <<EOF
     for (TSNode c : NamedChildren(n)) {
       std::string_view ct = node_type(c);
-      if (ct == "heredoc_redirect") r.heredoc = heredoc_text(c, src, env, ctx);
+      if (ct == "heredoc_redirect") {
+        r.heredoc = heredoc_text(c, src, env, ctx);
+        for (TSNode inner : NamedChildren(c))
+          if (node_type(inner) == "file_redirect") written_to = redirect_target(inner, src, env, ctx);
+      }
+      if (ct == "file_redirect") written_to = redirect_target(c, src, env, ctx);
       if (ct == "herestring_redirect") r.herestring = true;
     }
+    // A file the script writes from a here-document (a DeepSpeed config): later launches may name it.
+    if (r.heredoc && written_to && !written_to->unknown() &&
+        written_to->text.find(kUnknownByte) == std::string::npos && !ctx.in_loop)
+      written_files_[written_to->text] = *r.heredoc;
     if (ts_node_is_null(body)) return;
     if (node_type(body) == "command") return command(body, src, env, ctx, r);
     walk(body, src, env, ctx, depth + 1);
+  }
+
+  // The file a `> FILE` redirect writes (not `>>`, `2>`, `<`).
+  std::optional<ShellText> redirect_target(TSNode redirect, const Source& src, Env& env, Context& ctx) {
+    std::string op;
+    for (TSNode c : Children(redirect))
+      if (!ts_node_is_named(c)) op += node_type(c);
+    if (op != ">" && op != ">|") return std::nullopt;
+    TSNode dest = by_field<"destination">(redirect);
+    if (ts_node_is_null(dest)) return std::nullopt;
+    return expand_joined(dest, src, env, ctx);
   }
 
   ShellText heredoc_text(TSNode redirect, const Source& src, Env& env, Context& ctx) {
@@ -1856,6 +1894,48 @@ class ShellParser {
 
   // A training run, not a CPU helper (tools/preprocess_data.py, MLPerf's log and mount checkers): a
   // distributed launcher, training settings among the arguments, or a training entry point's name.
+  // --deepspeed_config FILE: a file the script wrote from a here-document, else the file next to the
+  // script (or as written).
+  void deepspeed_config(const std::vector<Word>& args, RawJob& job) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      std::string_view t = args[i].text;
+      std::string name(t.substr(0, t.find('=')));
+      if (name != "--deepspeed_config" && name != "--deepspeed-config") continue;
+      const Word* value = t.find('=') != std::string_view::npos ? &args[i]
+                          : i + 1 < args.size()                 ? &args[i + 1]
+                                                                : nullptr;
+      if (!value || value->unknown) {
+        job.notes.push_back(
+            "the DeepSpeed config is known only at run time; its ZeRO stage and batch sizes are unknown");
+        return;
+      }
+      std::string path = value == &args[i] ? std::string(t.substr(t.find('=') + 1)) : value->text;
+      std::optional<std::string> text;
+      std::string shown = path;
+      if (auto it = written_files_.find(path); it != written_files_.end()) {
+        // Values filled in at run time become '?', which deepspeed_config_facts reads as unknown.
+        std::string body = it->second.text;
+        std::replace(body.begin(), body.end(), kUnknownByte, '?');
+        text = std::move(body);
+        shown += " (written by this script)";
+      } else {
+        namespace fs = std::filesystem;
+        fs::path p(path);
+        for (const fs::path& c : {fs::path(files_[0].path).parent_path() / p, p})
+          if (!text && !p.is_absolute()) text = read_source_file(c.lexically_normal().string(), 1u << 20);
+        if (!text && p.is_absolute()) text = read_source_file(p.string(), 1u << 20);
+      }
+      if (!text) {
+        job.notes.push_back("the DeepSpeed config " + path +
+                            " was not found; its ZeRO stage and batch sizes are unknown");
+        return;
+      }
+      for (auto& f : deepspeed_config_facts(*text, value->location, shown)) job.facts.push_back(std::move(f));
+      job.notes.push_back("read the DeepSpeed config " + shown);
+      return;
+    }
+  }
+
   // verl's Hydra overrides as parlint reads them: actor_rollout_ref.actor.megatron.X=V (and its
   // override_transformer_config.X) is the Megatron-Core field X; trainer.nnodes / n_gpus_per_node are the
   // GPUs Ray gets; the rest are verl's own keys and are left out.
@@ -1963,6 +2043,7 @@ class ShellParser {
         f.key = Key::kNprocPerNode;
       job.facts.push_back(std::move(f));
     }
+    if (job.framework == Framework::kMegatronDeepSpeed) deepspeed_config(args, job);
     for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));
     job.unrecognized = std::move(ta.unrecognized);
     for (Key key : {Key::kCudaDeviceMaxConnections, Key::kNemoHome, Key::kHfHome})
@@ -1972,6 +2053,7 @@ class ShellParser {
   }
 
   std::vector<File> files_;
+  std::map<std::string, ShellText> written_files_;  // files the script writes from a here-document
   ParsedFile out_;
   bool deep_reported_ = false;
   int expansion_depth_ = 0;
