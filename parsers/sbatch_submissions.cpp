@@ -88,43 +88,47 @@ std::vector<SizedSbatch> sized_sbatch_commands(std::string_view text) {
   return out;
 }
 
-// Each file's sized sbatch commands, read once per version of the file (a folder of many job
-// scripts would otherwise read every sibling once per script).
-std::vector<SizedSbatch> cached_commands(const std::filesystem::path& file) {
+// The sized sbatch commands of a folder's shell scripts, read once per version of the folder (its
+// mtime): a folder of many job scripts would otherwise read, or at least stat, every sibling once per
+// script. Editing a sibling in place keeps the folder's mtime, so a long-lived process (the language
+// server) sees such an edit when the folder next changes.
+struct FolderCommand {
+  std::filesystem::path file;
+  SizedSbatch command;
+};
+
+std::vector<FolderCommand> folder_commands(const std::filesystem::path& folder) {
+  namespace fs = std::filesystem;
   struct Entry {
-    std::filesystem::file_time_type mtime;
-    std::uintmax_t size = 0;
-    std::vector<SizedSbatch> commands;
+    fs::file_time_type mtime;
+    std::vector<FolderCommand> commands;
   };
   static std::mutex mutex;
   static std::map<std::string, Entry> cache;
   std::error_code ec;
-  auto mtime = std::filesystem::last_write_time(file, ec);
+  auto mtime = fs::last_write_time(folder, ec);
   if (ec) return {};
-  auto size = std::filesystem::file_size(file, ec);
-  if (ec || size > kMaxFileSize) return {};
-  std::string key = file.string();
+  std::string key = folder.string();
   {
     std::lock_guard lock(mutex);
-    auto it = cache.find(key);
-    if (it != cache.end() && it->second.mtime == mtime && it->second.size == size) return it->second.commands;
+    if (auto it = cache.find(key); it != cache.end() && it->second.mtime == mtime) return it->second.commands;
   }
-  auto text = read_source_file(key, kMaxFileSize);
-  Entry e{mtime, size, text ? sized_sbatch_commands(*text) : std::vector<SizedSbatch>{}};
-  std::vector<SizedSbatch> commands = e.commands;
+  Entry e{mtime, {}};
+  std::size_t files = 0;
+  fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const fs::path& p = it->path();
+    std::error_code fe;
+    if (!shell_name(p) || !it->is_regular_file(fe)) continue;
+    if (++files > kMaxFiles) break;
+    auto text = read_source_file(p.lexically_normal().string(), kMaxFileSize);
+    if (!text) continue;
+    for (auto& c : sized_sbatch_commands(*text)) e.commands.push_back({p.lexically_normal(), std::move(c)});
+  }
+  std::vector<FolderCommand> commands = e.commands;
   std::lock_guard lock(mutex);
   cache[key] = std::move(e);
   return commands;
-}
-
-std::optional<Submission> submits(const std::filesystem::path& file, const std::string& name) {
-  for (const auto& c : cached_commands(file)) {
-    auto at = c.rest.find(name);
-    if (at == std::string::npos || !word_boundary(c.rest, at, name.size())) continue;
-    // The node count must be sbatch's own option, before the script's name.
-    if (c.rest.find(c.option) < at) return Submission{file.string(), c.line, c.option};
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -135,18 +139,13 @@ std::optional<Submission> find_submission_with_nodes(const std::string& script) 
   std::string name = self.filename().string();
   if (name.empty()) return std::nullopt;
   fs::path dir = self.parent_path();
-  std::size_t files = 0;
   for (const fs::path& folder : {dir, dir.parent_path()}) {
-    std::error_code ec;
-    fs::directory_iterator it(folder.empty() ? fs::path(".") : folder,
-                              fs::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-      const fs::path& p = it->path();
-      if (!shell_name(p) || (p.filename() == self.filename() && p.parent_path() == dir)) continue;
-      std::error_code fe;
-      if (!fs::is_regular_file(p, fe)) continue;
-      if (++files > kMaxFiles) return std::nullopt;
-      if (auto s = submits(p.lexically_normal(), name)) return s;
+    for (const auto& [file, c] : folder_commands(folder.empty() ? fs::path(".") : folder)) {
+      if (file == self) continue;
+      auto at = c.rest.find(name);
+      if (at == std::string::npos || !word_boundary(c.rest, at, name.size())) continue;
+      // The node count must be sbatch's own option, before the script's name.
+      if (c.rest.find(c.option) < at) return Submission{file.string(), c.line, c.option};
     }
     if (dir.empty()) break;
   }
