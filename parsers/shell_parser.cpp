@@ -1768,20 +1768,29 @@ class ShellParser {
   // the script, then as written. `note` says which file was read, or why none was.
   std::optional<std::vector<DeepspeedHost>> read_deepspeed_hostfile(const std::string& path,
                                                                     std::string& note) {
+    std::string found;
+    auto text = read_beside_script(path, found);
+    if (!text) {
+      note = "not found: " + path;
+      return std::nullopt;
+    }
+    auto hosts = parse_deepspeed_hostfile(*text);
+    note = hosts ? "read " + found : "deepspeed refuses " + found + ": not host slots=N lines";
+    return hosts;
+  }
+
+  // A file a launch names (a hostfile, a DeepSpeed config): where the launch runs is not known, so it is
+  // looked up next to the script, then as written. `found` is the path read.
+  std::optional<std::string> read_beside_script(const std::string& path, std::string& found) {
     namespace fs = std::filesystem;
     fs::path p(path);
     std::vector<fs::path> candidates;
     if (!p.is_absolute()) candidates.push_back(fs::path(files_[0].path).parent_path() / p);
     candidates.push_back(p);
     for (const auto& c : candidates) {
-      auto text = read_source_file(c.lexically_normal().string(), 1u << 20);
-      if (!text) continue;
-      auto hosts = parse_deepspeed_hostfile(*text);
-      note = hosts ? "read " + c.lexically_normal().string()
-                   : "deepspeed refuses " + c.lexically_normal().string() + ": not host slots=N lines";
-      return hosts;
+      found = c.lexically_normal().string();
+      if (auto text = read_source_file(found, 1u << 20)) return text;
     }
-    note = "not found: " + path;
     return std::nullopt;
   }
 
@@ -1919,11 +1928,8 @@ class ShellParser {
         text = std::move(body);
         shown += " (written by this script)";
       } else {
-        namespace fs = std::filesystem;
-        fs::path p(path);
-        for (const fs::path& c : {fs::path(files_[0].path).parent_path() / p, p})
-          if (!text && !p.is_absolute()) text = read_source_file(c.lexically_normal().string(), 1u << 20);
-        if (!text && p.is_absolute()) text = read_source_file(p.string(), 1u << 20);
+        std::string found;
+        text = read_beside_script(path, found);
       }
       if (!text) {
         job.notes.push_back("the DeepSpeed config " + path +
