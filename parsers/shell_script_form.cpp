@@ -94,8 +94,14 @@ std::vector<ScriptFormFinding> find_script_form_mistakes(TSNode root, std::strin
     found = true;
     break;
   }
-  if (found) late_directives(root, text, first_command, 0, out);
-  cut_commands(root, text, 0, out);
+  // Each walk visits the whole tree; the text says first whether there is anything to find.
+  if (found && text.find("#SBATCH", first_command) != std::string_view::npos)
+    late_directives(root, text, first_command, 0, out);
+  bool blank_after_backslash = false;
+  for (std::size_t at = text.find('\\'); at != std::string_view::npos && !blank_after_backslash;
+       at = text.find('\\', at + 1))
+    blank_after_backslash = at + 1 < text.size() && blank(text[at + 1]);
+  if (blank_after_backslash) cut_commands(root, text, 0, out);
   return out;
 }
 
