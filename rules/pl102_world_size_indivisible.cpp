@@ -100,18 +100,23 @@ class WorldSizeIndivisible final : public Rule {
     }
     f.help += ", or change the parallel sizes so that TP·PP·CP and PP·EP·ETP divide " + std::to_string(W);
 
-    for (const auto& w : wf->written_at)
-      if (w.location.range != wf->location.range) f.related.push_back(w);
+    add_related(job, *wf, f);
+    out.push_back(std::move(f));
+  }
+
+ private:
+  // Where the world size was assembled, and the parallel sizes above 1 written in a file.
+  static void add_related(const Job& job, const Fact& world, Finding& f) {
+    for (const auto& w : world.written_at)
+      if (w.location.range != world.location.range) f.related.push_back(w);
     for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,
                   Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize}) {
       const Fact* p = job.fact(k);
       if (p && p->location.in_file() && p->value.as_int().value_or(1) > 1)
         f.related.push_back({p->location, fmt::format("{}={} set here", key_name(k), p->value.to_string())});
     }
-    out.push_back(std::move(f));
   }
 
- private:
   // Some sizes unknown: a product of the known ones that does not divide the world size fails whatever
   // the others are (each is at least 1 and multiplies the product).
   static void check_known_factors(const Job& job, std::int64_t W, std::vector<Finding>& out) {
@@ -164,14 +169,7 @@ class WorldSizeIndivisible final : public Rule {
         framework_display_name(job.framework()), W);
     f.help = fmt::format("use a multiple of {} GPUs, or change the parallel sizes so that they divide {}",
                          bound, W);
-    for (const auto& w : wf->written_at)
-      if (w.location.range != wf->location.range) f.related.push_back(w);
-    for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,
-                  Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize}) {
-      const Fact* p = job.fact(k);
-      if (p && p->location.in_file() && p->value.as_int().value_or(1) > 1)
-        f.related.push_back({p->location, fmt::format("{}={} set here", key_name(k), p->value.to_string())});
-    }
+    add_related(job, *wf, f);
     out.push_back(std::move(f));
   }
 };
