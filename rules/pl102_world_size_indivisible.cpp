@@ -77,7 +77,7 @@ class WorldSizeIndivisible final : public Rule {
     std::int64_t M = min_world_size(*mesh);
 
     Finding f;
-    f.location = wf->location;
+    f.location = anchor(job, *wf);
     f.weak = wf->weak;
     f.message = fmt::format(
         "world size {} ({}) is not divisible by {}{}; {} refuses to start (initialize_model_parallel raises "
@@ -105,6 +105,30 @@ class WorldSizeIndivisible final : public Rule {
   }
 
  private:
+  // The setting to change: the world size where it is written, unless that is a helper outside the job
+  // (a shared trainer() given num_nodes); then where the job itself chose the value (its default
+  // num_nodes=1), or else a parallel size the job sets.
+  static Location anchor(const Job& job, const Fact& world) {
+    const SourceRange& extent = job.extent();
+    auto inside = [&](const Location& l) {
+      return l.in_file() && l.path == job.path() && !(l.range.start < extent.start) &&
+             !(extent.end < l.range.end);
+    };
+    if (!extent.valid() || inside(world.location)) return world.location;
+    const RelatedLocation* first_inside = nullptr;
+    for (const auto& w : world.written_at) {
+      if (!inside(w.location)) continue;
+      if (w.message.find("(default of ") != std::string::npos) return w.location;  // a parameter default
+      if (!first_inside) first_inside = &w;
+    }
+    if (first_inside) return first_inside->location;
+    for (Key k : {Key::kPipelineModelParallelSize, Key::kTensorModelParallelSize, Key::kContextParallelSize,
+                  Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize})
+      if (const Fact* p = job.fact(k); p && inside(p->location) && p->value.as_int().value_or(1) > 1)
+        return p->location;
+    return world.location;
+  }
+
   // Where the world size was assembled, and the parallel sizes above 1 written in a file.
   static void add_related(const Job& job, const Fact& world, Finding& f) {
     for (const auto& w : world.written_at)
@@ -160,7 +184,7 @@ class WorldSizeIndivisible final : public Rule {
             : fmt::format("{} = {} = {} ({} unknown: any value only multiplies it)", en, ev, expert, eu);
     std::int64_t bound = dense_bad ? dense : expert;
     Finding f;
-    f.location = wf->location;
+    f.location = anchor(job, *wf);
     f.weak = wf->weak;
     f.message = fmt::format(
         "world size {} ({}) is not divisible by {}{}; {} refuses to start (initialize_model_parallel raises "

@@ -118,7 +118,7 @@ TEST(PythonParser, UnknownsFromEnvironmentLoopsParametersAndBranches) {
       "import os\nTP = int(os.environ.get(\"TP\", \"4\"))\n"
       "def a(n):\n    s = MegatronStrategy(tensor_model_parallel_size=TP, pipeline_model_parallel_size=n)\n"
       "def b():\n    for tp in (1, 2):\n        cfg.model.tensor_model_parallel_size = tp\n"
-      "def c(flag: bool = False):\n    if flag:\n        cfg.model.tensor_model_parallel_size = 2\n    "
+      "def c(flag: bool):\n    if flag:\n        cfg.model.tensor_model_parallel_size = 2\n    "
       "else:\n"
       "        cfg.model.tensor_model_parallel_size = 4\n    cfg.model.context_parallel_size = f\"{2}\"\n");
   const RawJob* a = job_named(pf, "a()");
@@ -133,6 +133,41 @@ TEST(PythonParser, UnknownsFromEnvironmentLoopsParametersAndBranches) {
   EXPECT_NE(find_fact(*c, Key::kTensorModelParallelSize)->value.unknown_reason().find("condition"),
             std::string::npos);
   EXPECT_TRUE(find_fact(*c, Key::kContextParallelSize)->value.is_unknown());
+}
+
+// A recipe's defaults choose its branches, as a call without arguments would; the settings made there are
+// fallbacks, and the branch that raises never reaches the rest.
+TEST(PythonParser, ParameterDefaultsChooseBranchesAsFallbacks) {
+  auto pf =
+      py("def finetune(num_nodes: int = 1, peft_scheme: Optional[str] = 'LoRA', fast=False):\n"
+         "    if peft_scheme is None or peft_scheme.lower() == 'none':\n"
+         "        cfg.trainer.strategy.tensor_model_parallel_size = 4\n"
+         "        cfg.trainer.strategy.expert_tensor_model_paralel_size = 4\n"
+         "    elif peft_scheme.lower() in ['lora', 'dora']:\n"
+         "        cfg.trainer.strategy.tensor_model_parallel_size = 8\n"
+         "    else:\n        raise ValueError(peft_scheme)\n"
+         "    cfg.data.seq_length = 4096 if fast else 2048\n"
+         "    if fast:\n        cfg.trainer.strategy.tensor_model_parallel_size = 1\n"
+         "def strict(scheme):\n"
+         "    if scheme == 'a':\n        cfg.trainer.strategy.tensor_model_parallel_size = 2\n"
+         "    else:\n        raise ValueError(scheme)\n");
+  const RawJob* f = job_named(pf, "finetune()");
+  ASSERT_NE(f, nullptr);
+  const Fact* tp = find_fact(*f, Key::kTensorModelParallelSize);
+  EXPECT_EQ(tp->value.as_int(), 8);
+  EXPECT_EQ(tp->location.range.start.line, 6);
+  EXPECT_TRUE(tp->weak);
+  EXPECT_NE(tp->weak_note.find("peft_scheme='LoRA'"), std::string::npos);
+  const Fact* seq = find_fact(*f, Key::kSeqLength);
+  EXPECT_EQ(seq->value.as_int(), 2048);
+  EXPECT_TRUE(seq->weak);
+  // The misspelling in the branch peft_scheme=None chooses is still reported.
+  ASSERT_EQ(f->unrecognized.size(), 1u);
+  EXPECT_EQ(f->unrecognized[0].spelling, "trainer.strategy.expert_tensor_model_paralel_size");
+  // Only one branch reaches the end: its value holds, and it is not a fallback.
+  const Fact* strict_tp = find_fact(*job_named(pf, "strict()"), Key::kTensorModelParallelSize);
+  EXPECT_EQ(strict_tp->value.as_int(), 2);
+  EXPECT_FALSE(strict_tp->weak);
 }
 
 TEST(PythonParser, BranchesThatAgreeKeepTheValue) {
