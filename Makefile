@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
 .PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
-	update-settings update-slurm-options tsan-build test-tsan corpus-triage
+	update-settings update-slurm-options update-nemo-recipes tsan-build test-tsan corpus-triage
 
 all: build
 
@@ -106,6 +106,16 @@ update-settings:
 
 # The srun/sbatch/salloc option table (which options take a value), from the man pages of Debian's
 # slurm-client: downloaded (no root needed), read, and thrown away.
+# The NeMo 2 recipe table, read from a NeMo checkout by parlint itself (so build first).
+# Twice: recipes built on other library recipes are read through the table of the previous pass.
+update-nemo-recipes:
+	for pass in 1 2; do \
+	  $(MAKE) build && \
+	  python3 scripts/gen_nemo_recipes.py --nemo "$(NEMO)" --parlint "$(BUILD)/parlint" \
+	    > rules/data/nemo_recipes.yaml.new && \
+	  mv rules/data/nemo_recipes.yaml.new rules/data/nemo_recipes.yaml || exit 1; \
+	done
+
 update-slurm-options:
 	rm -rf "$(BUILD)/slurm-client" && mkdir -p "$(BUILD)/slurm-client"
 	cd "$(BUILD)/slurm-client" && apt-get download slurm-client && dpkg-deb -x slurm-client_*.deb root

@@ -53,11 +53,22 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   }
   // A named Megatron-Bridge recipe contributes its defaults and its model, below everything written.
   std::vector<Fact> facts;
-  if (!raw.recipe.empty() && raw.recipe_changed_by.empty()) {
-    if (const RecipeInfo* recipe = find_recipe(raw.recipe)) {
-      facts = recipe_facts(*recipe);
-      if (framework_ == Framework::kUnknown) framework_ = Framework::kMegatronBridge;
-    }
+  const RecipeInfo* recipe = raw.recipe.empty() ? nullptr : find_recipe(raw.recipe);
+  // A NeMo 2 recipe row holds the layout at the recipe's defaults: an argument it depends on
+  // (peft_scheme=None) may give another one.
+  std::string changed_by = raw.recipe_changed_by, changed_arg;
+  if (recipe && changed_by.empty())
+    for (const auto& arg : raw.recipe_arguments)
+      if (std::find(recipe->varies_with.begin(), recipe->varies_with.end(), arg) !=
+          recipe->varies_with.end()) {
+        changed_arg = arg;
+        changed_by = arg;
+        break;
+      }
+  if (recipe && changed_by.empty()) {
+    facts = recipe_facts(*recipe);
+    if (framework_ == Framework::kUnknown)
+      framework_ = recipe->is_nemo2() ? Framework::kNemo2 : Framework::kMegatronBridge;
   }
   if (!raw.model.empty()) {
     if (const ModelInfo* model = find_model(raw.model)) {
@@ -83,7 +94,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   // A recipe parlint does not know, or a checkpoint the config restores (NeMo's restore_from_path), sets
   // values parlint cannot see: what the file leaves to them is unknown, never the framework default
   // (which would give definite, false findings).
-  bool unknown_recipe = !raw.recipe.empty() && (!find_recipe(raw.recipe) || !raw.recipe_changed_by.empty());
+  bool unknown_recipe = !raw.recipe.empty() && (!recipe || !changed_by.empty());
   if (raw.settings_from_checkpoint && !unknown_recipe) {
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kGlobalBatchSize); ++k)
       if (!values_[k])
@@ -96,10 +107,15 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   }
   if (unknown_recipe) {
     std::string reason =
-        raw.recipe_changed_by.empty()
+        !changed_arg.empty()
+            ? fmt::format(
+                  "set by the recipe {}() called with {}=, which the built-in table read only at "
+                  "its default",
+                  raw.recipe, changed_arg)
+        : changed_by.empty()
             ? fmt::format("set by the recipe {}, which parlint does not know", raw.recipe)
             : fmt::format("set by the recipe {}, then possibly changed by {}, which parlint cannot read",
-                          raw.recipe, raw.recipe_changed_by);
+                          raw.recipe, changed_by);
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
       if (!values_[k]) {
         Fact f = default_fact(static_cast<Key>(k), Value::unknown(reason), "");
@@ -107,13 +123,17 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
         values_[k] = std::move(f);
       }
     notes_.push_back(
-        raw.recipe_changed_by.empty()
+        !changed_arg.empty()
+            ? fmt::format("recipe {}() is called with {}=, which can change its layout; the built-in table "
+                          "holds it at its defaults, so the values the file does not set itself are unknown",
+                          raw.recipe, changed_arg)
+        : changed_by.empty()
             ? fmt::format("recipe {} was not found among the built-in recipes; the values it sets "
                           "are unknown",
                           raw.recipe)
             : fmt::format("the config of recipe {} is passed to {}, which parlint cannot read; the "
                           "values the file does not set itself are unknown",
-                          raw.recipe, raw.recipe_changed_by));
+                          raw.recipe, changed_by));
   }
   describes_model_ =
       get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);

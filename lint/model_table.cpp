@@ -2,6 +2,8 @@
 
 #include "lint/builtin_tables.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -56,9 +58,19 @@ const ModelInfo* find_model(std::string_view name) {
 }
 
 const RecipeInfo* find_recipe(std::string_view name) {
-  if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
-  for (const auto& r : builtin_recipes())
-    if (r.alias == name || r.function == name) return &r;
+  std::string_view function = name, module;
+  if (auto dot = name.rfind('.'); dot != std::string_view::npos) {
+    function = name.substr(dot + 1);
+    module = name.substr(0, dot);
+    if (auto prev = module.rfind('.'); prev != std::string_view::npos) module = module.substr(prev + 1);
+  }
+  for (const auto& r : builtin_recipes()) {
+    if (r.is_nemo2()) {
+      if (r.module == module && r.function == function) return &r;
+    } else if (r.alias == function || r.function == function) {
+      return &r;
+    }
+  }
   return nullptr;
 }
 
@@ -111,7 +123,46 @@ std::vector<Fact> model_facts(const ModelInfo& m, const std::string& source) {
   return f;
 }
 
+namespace {
+
+// A NeMo 2 recipe called with its defaults: its node and GPU counts are the defaults of its num_nodes
+// and num_gpus_per_node parameters, fallbacks the call's own arguments replace.
+std::vector<Fact> nemo2_recipe_facts(const RecipeInfo& r) {
+  std::string name = r.module + "." + r.function + "()";
+  std::string source = "the NeMo 2 recipe " + name + " (" + r.site + ")";
+  std::vector<Fact> f;
+  auto add = [&](Key k, const auto& v) {
+    if (v) f.push_back(table_fact(k, Value::integer(*v), source));
+  };
+  add(Key::kTensorModelParallelSize, r.tp);
+  add(Key::kPipelineModelParallelSize, r.pp);
+  add(Key::kVirtualPipelineModelParallelSize, r.vpp);
+  add(Key::kContextParallelSize, r.cp);
+  add(Key::kExpertModelParallelSize, r.ep);
+  add(Key::kExpertTensorParallelSize, r.etp);
+  add(Key::kSeqLength, r.seq);
+  add(Key::kGlobalBatchSize, r.gbs);
+  add(Key::kMicroBatchSize, r.mbs);
+  if (r.sp) f.push_back(table_fact(Key::kSequenceParallel, Value::boolean(*r.sp), source));
+  if (r.distributed_optimizer)
+    f.push_back(table_fact(Key::kUseDistributedOptimizer, Value::boolean(*r.distributed_optimizer), source));
+  auto size = [&](Key k, const auto& v, const char* param) {
+    if (!v) return;
+    Fact s = table_fact(k, Value::integer(*v), source);
+    s.weak = true;
+    s.weak_note = fmt::format("with the default {}={} of {}", param, *v, name);
+    s.spelling = param;
+    f.push_back(std::move(s));
+  };
+  size(Key::kNodes, r.nodes, "num_nodes");
+  size(Key::kGpusPerNode, r.gpus_per_node, "num_gpus_per_node");
+  return f;
+}
+
+}  // namespace
+
 std::vector<Fact> recipe_facts(const RecipeInfo& r) {
+  if (r.is_nemo2()) return nemo2_recipe_facts(r);
   std::string source = "the " + (r.alias.empty() ? r.function : r.alias) + " recipe";
   std::vector<Fact> f;
   if (const ModelInfo* m = find_model(r.model)) f = model_facts(*m, source + " (" + m->name + ")");

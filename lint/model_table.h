@@ -31,13 +31,21 @@ struct RecipeInfo {
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, etp, seq, gbs, mbs, first_stage, last_stage;
   std::optional<bool> sp, account_for_embedding, account_for_loss;
   std::string layout, cp_comm_type;
+  // NeMo 2 library recipes (rules/data/nemo_recipes.yaml): module.function, called with its defaults.
+  std::string module;  // "llama3_70b" (empty: a Megatron-Bridge recipe)
+  std::optional<std::int64_t> nodes, gpus_per_node;
+  std::optional<bool> distributed_optimizer;
+  std::vector<std::string> varies_with;  // parameters that can change the recorded values
+  std::string site;                      // file:line@commit the row was read from
+  bool is_nemo2() const { return !module.empty(); }
 };
 
 const std::vector<ModelInfo>& builtin_models();
 const std::vector<RecipeInfo>& builtin_recipes();
 // By table key ("llama3-70b", case and '_'/'.' insensitive) or Hugging Face id.
 const ModelInfo* find_model(std::string_view name);
-// By legacy alias or function name; a module path in front (llm.recipes.x) is ignored.
+// By legacy alias or function name; a module path in front (llm.recipes.x) is ignored, except that a
+// NeMo 2 recipe is found by its module and function (llm.llama3_70b.pretrain_recipe).
 const RecipeInfo* find_recipe(std::string_view name);
 
 // Parameters computed from the architecture (billions): all, or those active per token.

@@ -37,8 +37,9 @@ struct RawJob {
   std::string entry_script;       // the Python file a launch runs, as written ("train.py"), if any
   std::string recipe;             // --recipe NAME of a Megatron-Bridge launch
   std::string recipe_changed_by;  // a function parlint cannot read that may change the recipe's settings
-  std::string model;              // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
-  std::string hardware;           // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
+  std::vector<std::string> recipe_arguments;  // keywords a library recipe was called with (peft_scheme)
+  std::string model;     // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
+  std::string hardware;  // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
   std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)
   std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
   std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`

@@ -52,7 +52,8 @@ struct FactTable {
   std::vector<Conflict> conflicts;
   std::vector<UnrecognizedSetting> unrecognized;
   std::string recipe;  // the Megatron-Bridge library recipe this job starts from (its facts are the table's)
-  std::string recipe_changed_by;  // a function parlint cannot read that was given that config
+  std::string recipe_changed_by;              // a function parlint cannot read that was given that config
+  std::vector<std::string> recipe_arguments;  // keywords of the library recipe call that are not settings
 
   const Fact* last(Key key) const {
     for (auto it = facts.rbegin(); it != facts.rend(); ++it)
@@ -227,6 +228,7 @@ class PythonParser {
     job.model = named_model_;
     job.recipe = table.recipe;
     job.recipe_changed_by = table.recipe_changed_by;
+    job.recipe_arguments = table.recipe_arguments;
     job.range = range;
     job.description = name;
     job.facts = std::move(table.facts);
@@ -1194,7 +1196,34 @@ class PythonParser {
       table.recipe_changed_by.clear();
       result.library_recipe = true;
     }
-    bool recipe_call = owner != nullptr;
+    // A NeMo 2 library recipe (llm.llama3_70b.pretrain_recipe(...), or llama3_70b imported from
+    // nemo.collections.llm.recipes): its layout comes from the built-in NeMo 2 recipe table; the call's
+    // keywords are its settings (num_nodes) or arguments the table knows may change it (peft_scheme).
+    bool nemo_recipe_call = false;
+    if (!owner && last.ends_with("_recipe") && fname.find('.') != std::string::npos) {
+      std::string module = fname.substr(0, fname.rfind('.'));
+      auto imp = imports_.find(module.substr(0, module.find('.')));
+      if (imp != imports_.end() && imp->second.first.starts_with("nemo")) {
+        nemo_recipe_call = true;
+        table.recipe =
+            module.substr(module.rfind('.') == std::string::npos ? 0 : module.rfind('.') + 1) + "." + last;
+        table.recipe_changed_by = positional.empty() ? "" : fname + "() with positional arguments";
+        table.recipe_arguments.clear();
+        result.library_recipe = true;
+        for (const auto& [name, value] : keywords) {
+          PyVal v = eval(value, scope, table, ctx, depth + 1);
+          auto key = name == "num_gpus_per_node" ? std::optional(Key::kGpusPerNode) : key_for_name(name);
+          if (!key) {
+            table.recipe_arguments.push_back(name);
+            continue;
+          }
+          Fact f = make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name);
+          facts->push_back(f);
+          table.add(std::move(f), false);
+        }
+      }
+    }
+    bool recipe_call = owner != nullptr || nemo_recipe_call;
     if (owner) {
       std::vector<Arg> pos;
       std::vector<std::pair<std::string, Arg>> kw;

@@ -75,6 +75,7 @@ class WorldSizeIndivisible final : public Rule {
       what += fmt::format("{}PP·EP·ETP = {}·{}·{} = {}", dense_bad ? " or by " : "", mesh->pp, mesh->ep,
                           mesh->etp, expert);
     std::int64_t M = min_world_size(*mesh);
+    if (std::string from = table_source(job); !from.empty()) what += " (sizes set by " + from + ")";
 
     Finding f;
     f.location = anchor(job, *wf);
@@ -105,6 +106,16 @@ class WorldSizeIndivisible final : public Rule {
   }
 
  private:
+  // A built-in recipe the parallel sizes come from, named where no file location can show it.
+  static std::string table_source(const Job& job) {
+    for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,
+                  Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize})
+      if (const Fact* p = job.fact(k); p && !p->location.in_file() && p->origin == Origin::kRecipeDefault &&
+                                       p->value.as_int().value_or(1) > 1 && p->spelling.starts_with("the "))
+        return p->spelling;
+    return "";
+  }
+
   // The setting to change: the world size where it is written, unless that is a helper outside the job
   // (a shared trainer() given num_nodes); then where the job itself chose the value (its default
   // num_nodes=1), or else a parallel size the job sets.
