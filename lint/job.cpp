@@ -67,6 +67,13 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       }
   if (recipe && changed_by.empty()) {
     facts = recipe_facts(*recipe);
+    // Run by a NeMo-Run executor: the recipe's num_nodes is what Lightning is told; its devices give way
+    // to the processes the executor starts.
+    if (raw.executor_runs_recipe) {
+      std::erase_if(facts, [](const Fact& f) { return f.key == Key::kGpusPerNode; });
+      for (Fact& f : facts)
+        if (f.key == Key::kNodes) f.key = Key::kNnodes;
+    }
     if (framework_ == Framework::kUnknown)
       framework_ = recipe->is_nemo2() ? Framework::kNemo2 : Framework::kMegatronBridge;
   }

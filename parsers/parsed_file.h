@@ -38,6 +38,7 @@ struct RawJob {
   std::string recipe;             // --recipe NAME of a Megatron-Bridge launch
   std::string recipe_changed_by;  // a function parlint cannot read that may change the recipe's settings
   std::vector<std::string> recipe_arguments;  // keywords a library recipe was called with (peft_scheme)
+  bool executor_runs_recipe = false;  // a NeMo-Run executor starts the processes, not the recipe's trainer
   std::string model;     // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
   std::string hardware;  // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
   std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)

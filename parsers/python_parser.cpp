@@ -43,6 +43,9 @@ struct PyVal {
   std::shared_ptr<const std::vector<Fact>> object;           // settings of a config object built by a call
   std::shared_ptr<const std::map<std::string, PyVal>> dict;  // a dict literal, for **spread
   bool library_recipe = false;  // the config a Megatron-Bridge library recipe returned
+  std::string recipe;           // the library recipe a config object starts from
+  std::vector<std::string> recipe_arguments;
+  bool executor = false;  // a NeMo-Run executor: `object` holds the processes it starts
 };
 using Scope = std::map<std::string, PyVal>;
 
@@ -457,8 +460,9 @@ class PythonParser {
       if (!ts_node_is_null(body)) walk_block(body, scope, table, inner, depth, false);
       return;
     }
-    if (t == "with_statement" || t == "try_statement" || t == "block" || t == "else_clause" ||
-        t == "finally_clause" || t == "except_clause") {
+    if (t == "block") return walk_block(n, scope, table, ctx, depth, module_level);
+    if (t == "with_statement" || t == "try_statement" || t == "else_clause" || t == "finally_clause" ||
+        t == "except_clause") {
       for (TSNode c : NamedChildren(n)) {
         std::string_view ct = type_of(c);
         if (ct == "block" || ct == "else_clause" || ct == "finally_clause" || ct == "except_clause")
@@ -494,6 +498,7 @@ class PythonParser {
       object.unrecognized = scratch.unrecognized;
       object.recipe = scratch.recipe;
       object.recipe_changed_by = scratch.recipe_changed_by;
+      object.recipe_arguments = scratch.recipe_arguments;
       emit(std::move(object), text(left), node_location(n).range);
     } else if (own_job) {
       for (auto& f : scratch.facts) table.add(std::move(f), false);
@@ -501,6 +506,7 @@ class PythonParser {
       if (!scratch.recipe.empty()) {
         table.recipe = scratch.recipe;
         table.recipe_changed_by = scratch.recipe_changed_by;
+        table.recipe_arguments = scratch.recipe_arguments;
       }
     }
     if (type_of(right) != "expression_list" || type_of(left) == "identifier") {
@@ -518,7 +524,12 @@ class PythonParser {
   void assign_target(TSNode left, PyVal v, Scope& scope, FactTable& table, Context& ctx, int depth,
                      TSNode value_node = TSNode{}) {
     std::string_view lt = type_of(left);
-    if (ctx.in_loop) v = PyVal{Value::unknown("assigned in a loop"), {}, false, {}, v.object, nullptr};
+    if (ctx.in_loop) {
+      PyVal looped;
+      looped.value = Value::unknown("assigned in a loop");
+      looped.object = v.object;
+      v = std::move(looped);
+    }
     if (lt == "identifier") {
       std::string name = text(left);
       if (!ts_node_is_null(value_node) && v.value.is_known()) {
@@ -826,6 +837,8 @@ class PythonParser {
       if (ts_node_is_null(c.condition)) has_else = true;
       if (ends_in_raise(c.body)) continue;  // a branch that raises never reaches what follows
       Result r{scope, table};
+      // A branch that may run overrides what came before on purpose: not a conflict (PL802).
+      std::fill(r.table.inherited.begin(), r.table.inherited.end(), true);
       if (!ts_node_is_null(c.body)) walk_block(c.body, r.scope, r.table, ctx, depth, false);
       results.push_back(std::move(r));
     }
@@ -1195,6 +1208,7 @@ class PythonParser {
                          : last;
       table.recipe_changed_by.clear();
       result.library_recipe = true;
+      result.recipe = table.recipe;
     }
     // A NeMo 2 library recipe (llm.llama3_70b.pretrain_recipe(...), or llama3_70b imported from
     // nemo.collections.llm.recipes): its layout comes from the built-in NeMo 2 recipe table; the call's
@@ -1210,6 +1224,7 @@ class PythonParser {
         table.recipe_changed_by = positional.empty() ? "" : fname + "() with positional arguments";
         table.recipe_arguments.clear();
         result.library_recipe = true;
+        result.recipe = table.recipe;
         for (const auto& [name, value] : keywords) {
           PyVal v = eval(value, scope, table, ctx, depth + 1);
           auto key = name == "num_gpus_per_node" ? std::optional(Key::kGpusPerNode) : key_for_name(name);
@@ -1221,8 +1236,14 @@ class PythonParser {
           facts->push_back(f);
           table.add(std::move(f), false);
         }
+        result.recipe_arguments = table.recipe_arguments;
       }
     }
+    if (!owner && !positional.empty() && (fname == "run.run" || fname == "nemo_run.run" || last == "add"))
+      if (auto e = std::find_if(keywords.begin(), keywords.end(),
+                                [](const auto& k) { return k.first == "executor"; });
+          e != keywords.end())
+        return run_with_executor(n, positional[0], e->second, scope, table, ctx, depth);
     bool recipe_call = owner != nullptr || nemo_recipe_call;
     if (owner) {
       std::vector<Arg> pos;
@@ -1267,11 +1288,110 @@ class PythonParser {
       facts->push_back(f);
       table.add(std::move(f), false);
     }
+    if (last == "SlurmExecutor" || last == "LocalExecutor") {
+      std::string launcher;  // "" none, "torchrun", or "?" when written but not known statically
+      for (const auto& [name, value] : keywords) {
+        if (name != "launcher") continue;
+        PyVal l = eval(value, scope, table, ctx, depth + 1);
+        std::string t = l.value.kind() == Value::Kind::kString ? l.value.text() : text(value);
+        launcher = l.value.kind() == Value::Kind::kNull ? ""
+                   : t.find("torchrun") != std::string::npos || t.find("Torchrun") != std::string::npos ||
+                           t == "ft" || t.find("FaultTolerance") != std::string::npos
+                       ? "torchrun"
+                       : "?";
+      }
+      executor_processes(last, launcher, node_location(n), *facts, result);
+    }
     if (!facts->empty()) result.object = facts;
     if (result.value.is_known() == false && result.value.unknown_reason() == "not known statically")
       result.value =
           Value::unknown("the result of " + (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()");
     return result;
+  }
+
+  // The processes a NeMo-Run executor starts per node (nemo_run/core/execution/slurm.py and local.py at
+  // NeMo-Run 0c49127199ca), as the executor's ntasks_per_node. Without a launcher, srun starts
+  // ntasks_per_node tasks (default 1); with torchrun, nproc_per_node(): torchrun_nproc_per_node if set,
+  // else gpus_per_node when ntasks_per_node is 1, else gpus_per_task, else ntasks_per_node. A
+  // LocalExecutor without a launcher runs one process and Lightning spawns the trainer's devices itself:
+  // nothing to join.
+  void executor_processes(const std::string& kind, const std::string& launcher, const Location& at,
+                          std::vector<Fact>& facts, PyVal& result) {
+    if (kind == "LocalExecutor" && launcher.empty()) return;
+    result.executor = true;
+    auto find = [&](std::string_view spelling) -> const Fact* {
+      for (auto it = facts.rbegin(); it != facts.rend(); ++it)
+        if (it->spelling == spelling) return &*it;
+      return nullptr;
+    };
+    const Fact* tasks = find("ntasks_per_node");
+    std::optional<Fact> default_tasks;
+    if (!tasks) {
+      default_tasks = make_fact(Key::kNtasksPerNode, known(Value::integer(1)), at, Origin::kPythonKwarg,
+                                "NeMo-Run's default ntasks_per_node=1");
+      tasks = &*default_tasks;
+    }
+    const Fact* chosen = tasks;
+    if (launcher == "?") {
+      default_tasks = make_fact(Key::kNtasksPerNode,
+                                known(Value::unknown("the executor's launcher is not known statically")), at,
+                                Origin::kPythonKwarg, "the executor's processes per node");
+      chosen = &*default_tasks;
+    } else if (kind == "SlurmExecutor" && launcher == "torchrun") {
+      if (const Fact* t = find("torchrun_nproc_per_node")) {
+        chosen = t;
+      } else if (const Fact* g = find("gpus_per_node");
+                 g && (!tasks || tasks->value.as_int() == std::optional<std::int64_t>(1))) {
+        chosen = g;
+      } else if (const Fact* gt = find("gpus_per_task")) {
+        chosen = gt;
+      }
+    }
+    Fact per_node = *chosen;
+    per_node.key = Key::kNtasksPerNode;
+    std::erase_if(facts, [](const Fact& f) { return f.key == Key::kNtasksPerNode; });
+    facts.push_back(std::move(per_node));
+  }
+
+  // run.run(recipe, executor=...) and exp.add(recipe, executor=...): the recipe runs as the processes the
+  // executor starts. The trainer's num_nodes is what Lightning is told (NeMo's ConfigValidationPlugin and
+  // Lightning's SLURMEnvironment both require it to match the executor's nodes).
+  PyVal run_with_executor(TSNode call_node, TSNode task_node, TSNode executor_node, Scope& scope,
+                          FactTable& table, Context& ctx, int depth) {
+    PyVal task = eval(task_node, scope, table, ctx, depth + 1);
+    PyVal exe = eval(executor_node, scope, table, ctx, depth + 1);
+    PyVal none = known(Value::null());
+    if (!exe.executor || (!task.object && task.recipe.empty())) return none;
+    FactTable joined;
+    joined.recipe = task.recipe;
+    joined.recipe_arguments = task.recipe_arguments;
+    bool executor_nodes = false;
+    if (exe.object)
+      for (const auto& f : *exe.object) executor_nodes |= f.key == Key::kNodes;
+    if (task.object)
+      for (Fact f : *task.object) {
+        if (f.key == Key::kGpusPerNode || f.key == Key::kWorldSize)
+          continue;  // the executor's processes count
+        if (f.key == Key::kNodes) f.key = Key::kNnodes;
+        joined.add(std::move(f), true);
+      }
+    if (exe.object)
+      for (const auto& f : *exe.object) joined.add(f, true);
+    if (!executor_nodes) {  // NeMo-Run executors default to one node
+      Fact one = make_fact(Key::kNodes, known(Value::integer(1)), Location{}, Origin::kPythonKwarg,
+                           "the executor's default nodes=1");
+      joined.add(std::move(one), true);
+    }
+    std::string task_text = text(task_node), exe_text = text(executor_node);
+    auto shorten = [](std::string t) { return t.size() > 30 ? t.substr(0, 27) + "..." : t; };
+    emit(std::move(joined), "run of " + shorten(task_text) + " on " + shorten(exe_text),
+         node_location(call_node).range);
+    RawJob& job = out_.jobs.back();
+    job.launch = LaunchKind::kSrunNative;
+    job.gpu_entry_point = true;
+    job.executor_runs_recipe = true;
+    if (job.framework == Framework::kUnknown) job.framework = Framework::kNemo2;
+    return none;
   }
 
   // A call to a recipe function (of this module or an imported local one): read it with the arguments
@@ -1334,7 +1454,12 @@ class PythonParser {
     if (table.recipe.empty()) {  // the callee builds on a library recipe
       table.recipe = inner.recipe;
       table.recipe_changed_by = inner.recipe_changed_by;
+      table.recipe_arguments = inner.recipe_arguments;
     }
+    out.recipe = inner.recipe;
+    out.recipe_arguments = inner.recipe_arguments;
+    out.library_recipe = !inner.recipe.empty() && inner.recipe_changed_by.empty();
+    out.executor = returned.executor;
     out.object = facts;
     if (returned.value.is_known()) out.value = returned.value;
     return out;

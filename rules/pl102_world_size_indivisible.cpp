@@ -75,7 +75,7 @@ class WorldSizeIndivisible final : public Rule {
       what += fmt::format("{}PP·EP·ETP = {}·{}·{} = {}", dense_bad ? " or by " : "", mesh->pp, mesh->ep,
                           mesh->etp, expert);
     std::int64_t M = min_world_size(*mesh);
-    if (std::string from = table_source(job); !from.empty()) what += " (sizes set by " + from + ")";
+    if (std::string from = table_source(job); !from.empty()) what += " (" + from + ")";
 
     Finding f;
     f.location = anchor(job, *wf);
@@ -108,12 +108,23 @@ class WorldSizeIndivisible final : public Rule {
  private:
   // A built-in recipe the parallel sizes come from, named where no file location can show it.
   static std::string table_source(const Job& job) {
-    for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,
-                  Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize})
+    std::vector<std::string> names;
+    std::string source;
+    for (auto [k, name] : {std::pair{Key::kTensorModelParallelSize, "TP"},
+                           {Key::kPipelineModelParallelSize, "PP"},
+                           {Key::kContextParallelSize, "CP"},
+                           {Key::kExpertModelParallelSize, "EP"},
+                           {Key::kExpertTensorParallelSize, "ETP"}})
       if (const Fact* p = job.fact(k); p && !p->location.in_file() && p->origin == Origin::kRecipeDefault &&
-                                       p->value.as_int().value_or(1) > 1 && p->spelling.starts_with("the "))
-        return p->spelling;
-    return "";
+                                       p->value.as_int().value_or(1) > 1 && p->spelling.starts_with("the ")) {
+        if (source.empty()) source = p->spelling;
+        if (p->spelling == source) names.push_back(name);
+      }
+    if (names.empty()) return "";
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return list + " from " + source;
   }
 
   // The setting to change: the world size where it is written, unless that is a helper outside the job

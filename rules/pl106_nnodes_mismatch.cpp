@@ -39,8 +39,11 @@ srun torchrun --nnodes=$SLURM_NNODES --nproc_per_node=8 pretrain_gpt.py --tensor
 ```
 
 ## Framework behaviour
-torch.distributed's rendezvous times out (or the job hangs); NeMo/Lightning fails to match SLURM's
-task layout.
+torch.distributed's rendezvous times out (or the job hangs). NeMo's `trainer.num_nodes` is checked by
+PyTorch Lightning: its SLURMEnvironment.validate_settings raises when `num_nodes` differs from
+`SLURM_NNODES`. A NeMo-Run job (`run.run(recipe, executor=run.SlurmExecutor(nodes=...))`) runs on the
+executor's nodes; NeMo's ConfigValidationPlugin asserts `task.trainer.num_nodes == executor.nodes`
+(nemo/lightning/run/plugins.py:344 at NeMo 8cfedd720346).
 
 ## References
 - DESIGN §3
@@ -59,12 +62,24 @@ class NnodesMismatch final : public Rule {
     Finding f;
     f.location = nnodes->location;
     f.weak = nnodes->weak || nodes->weak;
-    f.message = fmt::format("the launcher starts {} node{} ({}) but the allocation has {} ({}): {}", *a,
-                            *a == 1 ? "" : "s", describe_source(*nnodes, job.path()), *b,
-                            describe_source(*nodes, job.path()),
-                            *a > *b ? "the rendezvous waits for nodes that never arrive and the job hangs"
-                                    : "the other allocated nodes join a full rendezvous or sit idle");
-    f.help = fmt::format("use {} (or $SLURM_NNODES) so that both agree", *b);
+    // NeMo's trainer.num_nodes is what Lightning is told, not a launcher: Lightning checks it.
+    bool lightning = nnodes->spelling.ends_with("num_nodes");
+    if (lightning) {
+      f.message = fmt::format(
+          "the trainer is told num_nodes={} ({}) but the job runs on {} node{} ({}): PyTorch Lightning "
+          "refuses to start (SLURMEnvironment raises \"You set `num_nodes={}` in Lightning, but the number "
+          "of nodes configured in SLURM `--nodes={}` does not match\")",
+          *a, describe_source(*nnodes, job.path()), *b, *b == 1 ? "" : "s",
+          describe_source(*nodes, job.path()), *a, *b);
+      f.help = fmt::format("set num_nodes={} (the node count the job is given)", *b);
+    } else {
+      f.message = fmt::format("the launcher starts {} node{} ({}) but the allocation has {} ({}): {}", *a,
+                              *a == 1 ? "" : "s", describe_source(*nnodes, job.path()), *b,
+                              describe_source(*nodes, job.path()),
+                              *a > *b ? "the rendezvous waits for nodes that never arrive and the job hangs"
+                                      : "the other allocated nodes join a full rendezvous or sit idle");
+      f.help = fmt::format("use {} (or $SLURM_NNODES) so that both agree", *b);
+    }
     f.related = related_locations(*nodes, "allocation's node count set here");
     out.push_back(std::move(f));
   }

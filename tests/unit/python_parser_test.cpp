@@ -170,6 +170,20 @@ TEST(PythonParser, ParameterDefaultsChooseBranchesAsFallbacks) {
   EXPECT_FALSE(strict_tp->weak);
 }
 
+// Bodies of with and try statements run; an override in a branch that may run is not a conflict.
+TEST(PythonParser, WithAndTryBodiesAreReadAndBranchOverridesAreNotConflicts) {
+  auto pf = py(
+      "def f(packing):\n    with ctx():\n        cfg.model.tensor_model_parallel_size = 4\n"
+      "    try:\n        cfg.model.pipeline_model_parallel_size = 2\n    except ValueError:\n        pass\n"
+      "    cfg.train.micro_batch_size = 1\n    if packing:\n        cfg.train.micro_batch_size = 2\n");
+  const RawJob* f = job_named(pf, "f()");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(int_of(*f, Key::kTensorModelParallelSize), 4);
+  EXPECT_EQ(int_of(*f, Key::kPipelineModelParallelSize), 2);
+  EXPECT_TRUE(find_fact(*f, Key::kMicroBatchSize)->value.is_unknown());
+  EXPECT_TRUE(f->conflicts.empty());
+}
+
 TEST(PythonParser, BranchesThatAgreeKeepTheValue) {
   auto pf =
       py("def c(flag=False):\n    if flag:\n        cfg.model.tensor_model_parallel_size = 4\n    else:\n"
