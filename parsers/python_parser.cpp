@@ -1266,9 +1266,18 @@ class PythonParser {
       }
     }
     // Settings constructors: unknown keywords that look like settings are PL801 candidates.
-    bool constructor = last.ends_with("Strategy") || last.ends_with("Config") || last.ends_with("Provider") ||
-                       last == "initialize_model_parallel" || last.ends_with("Executor") ||
-                       last == "Config" || last == "replace" || last.ends_with("_executor");
+    auto settings_class = [](std::string_view name) {
+      return name.ends_with("Strategy") || name.ends_with("Config") || name.ends_with("Provider") ||
+             name.ends_with("Executor") || name.ends_with("Trainer");
+    };
+    // run.Config(nl.MegatronStrategy, ...) configures its first argument: a settings class, or something
+    // else entirely (run.Config(ConfigParams, parallelism=...) of an evaluation harness).
+    std::string configured = last == "Config" && !positional.empty() ? text(positional[0]) : "";
+    configured =
+        configured.substr(configured.rfind('.') == std::string::npos ? 0 : configured.rfind('.') + 1);
+    bool constructor = last == "Config" ? configured.empty() || settings_class(configured)
+                                        : settings_class(last) || last == "initialize_model_parallel" ||
+                                              last == "replace" || last.ends_with("_executor");
     for (TSNode s : splats) {
       PyVal v = eval(s, scope, table, ctx, depth + 1);
       if (v.object)
@@ -1378,14 +1387,21 @@ class PythonParser {
     if (exe.object)
       for (const auto& f : *exe.object) joined.add(f, true);
     if (!executor_nodes) {  // NeMo-Run executors default to one node
-      Fact one = make_fact(Key::kNodes, known(Value::integer(1)), Location{}, Origin::kPythonKwarg,
+      // A default, not a written node count: Lightning's check of num_nodes under torchrun is not
+      // SLURM's, and PL106 speaks for SLURM.
+      Fact one = make_fact(Key::kNodes, known(Value::integer(1)), Location{}, Origin::kRecipeDefault,
                            "the executor's default nodes=1");
       joined.add(std::move(one), true);
     }
     std::string task_text = text(task_node), exe_text = text(executor_node);
     auto shorten = [](std::string t) { return t.size() > 30 ? t.substr(0, 27) + "..." : t; };
-    emit(std::move(joined), "run of " + shorten(task_text) + " on " + shorten(exe_text),
-         node_location(call_node).range);
+    std::string description = "run of " + shorten(task_text) + " on " + shorten(exe_text);
+    SourceRange range = node_location(call_node).range;
+    // Read first where it is called (main() from the script's guard, with its arguments), then again as
+    // a function of its own with its defaults: the first reading stands.
+    for (const auto& j : out_.jobs)
+      if (j.range == range && j.description == description) return none;
+    emit(std::move(joined), description, range);
     RawJob& job = out_.jobs.back();
     job.launch = LaunchKind::kSrunNative;
     job.gpu_entry_point = true;
