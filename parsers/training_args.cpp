@@ -107,7 +107,13 @@ Fact make_fact(Key key, Value value, Location loc, Origin origin, std::string sp
   f.spelling = std::move(spelling);
   f.weak = value_word.weak;
   f.weak_note = value_word.weak_note;
-  f.written_at = value_word.written_at;
+  // The value's own text written elsewhere (TP=16 expanded into --tensor-model-parallel-size $TP, a
+  // branch of an if that built the options string): where it was written comes first.
+  if (value_word.location.in_file() && value_word.location.range.start.line != f.location.range.start.line)
+    f.written_at.push_back({value_word.location, "value written here"});
+  for (const auto& w : value_word.written_at)
+    if (!(w.location.path == value_word.location.path && w.location.range == value_word.location.range))
+      f.written_at.push_back(w);
   return f;
 }
 

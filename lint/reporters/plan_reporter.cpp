@@ -102,6 +102,13 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
       v["origin"] = std::string(origin_name(f->origin));
       v["source"] = f->spelling;
       if (f->weak) v["weak"] = f->weak_note;
+      if (!f->written_at.empty()) {
+        nlohmann::ordered_json via = nlohmann::ordered_json::array();
+        for (const auto& w : f->written_at)
+          via.push_back(
+              {{"path", w.location.path}, {"range", range_json(w.location.range)}, {"message", w.message}});
+        v["via"] = via;
+      }
       values[std::string(key_name(static_cast<Key>(i)))] = v;
     }
     Derived d = derive(*job);
@@ -164,6 +171,30 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
+namespace {
+
+// Where the value itself came from, when that is not where the setting is made: " <- TP=16 set here
+// (line 5)", the assignments and branches it went through, nearest first, at most three.
+std::string provenance(const Fact& f, const std::string& job_path) {
+  constexpr std::size_t kShown = 3;
+  std::string out;
+  std::size_t shown = 0;
+  for (const auto& w : f.written_at) {
+    if (!w.location.in_file() || w.location.range == f.location.range) continue;
+    if (shown++ == kShown) {
+      out += ", ...";
+      break;
+    }
+    std::string where = w.location.path == job_path
+                            ? fmt::format("line {}", w.location.range.start.line)
+                            : fmt::format("{}:{}", w.location.path, w.location.range.start.line);
+    out += fmt::format("{}{} ({})", shown == 1 ? " <- " : ", ", w.message, where);
+  }
+  return out;
+}
+
+}  // namespace
+
 void report_plan_text(const PlanResult& plan, std::ostream& out) {
   for (const auto& job : plan.jobs) {
     std::string header = job->range().valid()
@@ -182,9 +213,9 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
                     : fmt::format("{}:{}", f->location.path, f->location.range.start.line);
       std::string value =
           f->value.is_unknown() ? "unknown: " + f->value.unknown_reason() : f->value.to_string();
-      out << fmt::format("  {:<38} {:<12} {}{}{}\n", key_name(static_cast<Key>(i)), escape_control(value),
+      out << fmt::format("  {:<38} {:<12} {}{}{}{}\n", key_name(static_cast<Key>(i)), escape_control(value),
                          escape_control(f->spelling), where.empty() ? "" : " (" + where + ")",
-                         f->weak ? " [fallback]" : "");
+                         escape_control(provenance(*f, job->path())), f->weak ? " [fallback]" : "");
     }
     for (const auto& n : job->notes()) out << "  note: " << escape_control(n) << "\n";
     Derived d = derive(*job);
