@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 
 #include "lint/source_text.h"
@@ -69,13 +70,27 @@ std::optional<std::string> framework_checkout(const std::string& script) {
                                         {"nemo/collections/__init__.py", "NeMo"},
                                         {"megatron/neox_arguments/__init__.py", "GPT-NeoX"}};
   std::error_code ec;
-  fs::path dir = fs::absolute(fs::path(script), ec).parent_path();
-  for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
+  fs::path start = fs::absolute(fs::path(script), ec).parent_path();
+  // Once per folder and run: the scripts of one folder share the answer (30 stats each otherwise).
+  static std::mutex mutex;
+  static std::map<std::string, std::optional<std::string>> known;
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = known.find(start.string()); it != known.end()) return it->second;
+  }
+  std::optional<std::string> found;
+  fs::path dir = start;
+  for (int up = 0; up < 5 && !dir.empty() && !found; ++up, dir = dir.parent_path()) {
     for (const auto& m : kMarkers)
-      if (fs::is_regular_file(dir / m.path, ec)) return m.framework;
+      if (fs::is_regular_file(dir / m.path, ec)) {
+        found = m.framework;
+        break;
+      }
     if (dir == dir.root_path()) break;
   }
-  return std::nullopt;
+  std::lock_guard lock(mutex);
+  known.emplace(start.string(), found);
+  return found;
 }
 
 struct Loaded {

@@ -175,9 +175,9 @@ Expected<std::string, std::string> read_input(const std::string& path, std::size
                       " limit (--max-file-size); not read");
   std::ifstream in(path, std::ios::binary);
   if (!in) return Unexpected(std::string(std::strerror(errno)));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return Unexpected(std::string("read error"));
-  return text;
+  auto text = read_stream(in, static_cast<std::size_t>(st.st_size), max_size);
+  if (!text) return Unexpected(std::string("read error, or the file grew over the limit while being read"));
+  return std::move(*text);
 }
 
 struct FileOutcome {

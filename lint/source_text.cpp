@@ -12,11 +12,22 @@ int count_code_points(std::string_view s) {
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
   line_starts_.push_back(0);
+  ascii_ =
+      std::none_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  if (text_.find('\r') == std::string::npos) {  // the usual case: memchr from newline to newline
+    for (auto at = text_.find('\n'); at != std::string::npos; at = text_.find('\n', at + 1))
+      line_starts_.push_back(at + 1);
+    return;
+  }
   for (std::size_t i = 0; i < text_.size(); ++i) {
     // \n, \r\n and a lone \r all end a line.
     if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n')))
       line_starts_.push_back(i + 1);
   }
+}
+
+std::size_t SourceText::line_length(int line) const {
+  return this->line(line).size();
 }
 
 std::string_view SourceText::line(int line) const {
@@ -32,6 +43,10 @@ SourcePosition SourceText::position(std::size_t offset) const {
   offset = std::min(offset, text_.size());
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   int line = static_cast<int>(it - line_starts_.begin());
+  if (ascii_) {  // a column is a byte: no line to cut out and count (line endings stay past the end)
+    std::size_t column = offset - line_starts_[line - 1];
+    return {line, static_cast<int>(std::min(column, line_length(line))) + 1};
+  }
   return position(line, offset - line_starts_[line - 1]);
 }
 

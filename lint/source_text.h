@@ -27,7 +27,9 @@ class SourceText {
 
  private:
   std::string text_;
+  std::size_t line_length(int line) const;
   std::vector<std::size_t> line_starts_;
+  bool ascii_ = true;  // every column is one byte
 };
 
 // Number of code points in a UTF-8 byte range (continuation bytes are not counted).
