@@ -105,6 +105,20 @@ std::vector<ModelInfo> read_models(const YAML::Node& root) {
   return out;
 }
 
+// The layout and batch fields both recipe tables write alike.
+void read_layout(const YAML::Node& n, RecipeInfo& r) {
+  r.tp = opt(n, "tp");
+  r.pp = opt(n, "pp");
+  r.vpp = opt(n, "vpp");
+  r.cp = opt(n, "cp");
+  r.ep = opt(n, "ep");
+  r.etp = opt(n, "etp");
+  r.seq = opt(n, "seq");
+  r.gbs = opt(n, "gbs");
+  r.mbs = opt(n, "mbs");
+  r.sp = opt_bool(n, "sp");
+}
+
 std::vector<RecipeInfo> read_recipes(const YAML::Node& root, const std::vector<ModelInfo>& models) {
   std::vector<RecipeInfo> out;
   for (const auto& n : root["recipes"]) {
@@ -112,18 +126,9 @@ std::vector<RecipeInfo> read_recipes(const YAML::Node& root, const std::vector<M
     if (n["alias"]) r.alias = n["alias"].as<std::string>();
     r.function = n["function"].as<std::string>();
     r.model = n["model"].as<std::string>();
-    r.tp = opt(n, "tp");
-    r.pp = opt(n, "pp");
-    r.vpp = opt(n, "vpp");
-    r.cp = opt(n, "cp");
-    r.ep = opt(n, "ep");
-    r.etp = opt(n, "etp");
-    r.seq = opt(n, "seq");
-    r.gbs = opt(n, "gbs");
-    r.mbs = opt(n, "mbs");
+    read_layout(n, r);
     r.first_stage = opt(n, "first_stage");
     r.last_stage = opt(n, "last_stage");
-    r.sp = opt_bool(n, "sp");
     r.account_for_embedding = opt_bool(n, "account_for_embedding");
     r.account_for_loss = opt_bool(n, "account_for_loss");
     if (n["layout"]) r.layout = n["layout"].as<std::string>();
@@ -143,18 +148,9 @@ std::vector<RecipeInfo> read_nemo_recipes(const YAML::Node& root) {
     RecipeInfo r;
     r.module = n["module"].as<std::string>();
     r.function = n["function"].as<std::string>();
-    r.tp = opt(n, "tp");
-    r.pp = opt(n, "pp");
-    r.vpp = opt(n, "vpp");
-    r.cp = opt(n, "cp");
-    r.ep = opt(n, "ep");
-    r.etp = opt(n, "etp");
-    r.seq = opt(n, "seq");
-    r.gbs = opt(n, "gbs");
-    r.mbs = opt(n, "mbs");
+    read_layout(n, r);
     r.nodes = opt(n, "nodes");
     r.gpus_per_node = opt(n, "gpus_per_node");
-    r.sp = opt_bool(n, "sp");
     r.distributed_optimizer = opt_bool(n, "distributed_optimizer");
     for (const auto& p : n["varies_with"]) r.varies_with.push_back(p.as<std::string>());
     r.site = n["site"].as<std::string>();

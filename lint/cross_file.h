@@ -6,7 +6,7 @@
 // for next to the launching script, then at the top of its git checkout, then in the working directory.
 #include <cstddef>
 
-#include "parsers/parsed_file.h"
+#include "lint/parsed_file.h"
 
 namespace parlint {
 

@@ -334,11 +334,7 @@ ParsedFile parse_source(const std::string& path, const SourceText& source) {
 FileOutcome lint_text(const std::string& path, std::string text, const EngineOptions& options) {
   FileOutcome outcome;
   outcome.checked = true;
-  // A lone CR ends a line (old Mac files, YAML 1.2, LSP); the YAML library only knows LF and CR LF.
-  // CR -> LF keeps every byte offset, so positions are unchanged.
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
-  SourceText source(std::move(text));
+  SourceText source(std::move(text));  // a lone CR ends a line there, for every reader alike
   ParsedFile parsed = parse_source(path, source);
   std::vector<Diagnostic> found;
   Location file_start{path, {{1, 1}, {1, 1}}};

@@ -10,7 +10,7 @@
 #include "lint/fact.h"
 #include "lint/framework.h"
 #include "lint/mesh.h"
-#include "parsers/parsed_file.h"
+#include "lint/parsed_file.h"
 
 namespace parlint {
 

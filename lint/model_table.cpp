@@ -125,12 +125,8 @@ std::vector<Fact> model_facts(const ModelInfo& m, const std::string& source) {
 
 namespace {
 
-// A NeMo 2 recipe called with its defaults: its node and GPU counts are the defaults of its num_nodes
-// and num_gpus_per_node parameters, fallbacks the call's own arguments replace.
-std::vector<Fact> nemo2_recipe_facts(const RecipeInfo& r) {
-  std::string name = r.module + "." + r.function + "()";
-  std::string source = "the NeMo 2 recipe " + name + " (" + r.site + ")";
-  std::vector<Fact> f;
+// The layout and batch a recipe sets, both tables alike.
+void add_layout_facts(const RecipeInfo& r, const std::string& source, std::vector<Fact>& f) {
   auto add = [&](Key k, const auto& v) {
     if (v) f.push_back(table_fact(k, Value::integer(*v), source));
   };
@@ -143,7 +139,18 @@ std::vector<Fact> nemo2_recipe_facts(const RecipeInfo& r) {
   add(Key::kSeqLength, r.seq);
   add(Key::kGlobalBatchSize, r.gbs);
   add(Key::kMicroBatchSize, r.mbs);
+  add(Key::kNumLayersInFirstPipelineStage, r.first_stage);
+  add(Key::kNumLayersInLastPipelineStage, r.last_stage);
   if (r.sp) f.push_back(table_fact(Key::kSequenceParallel, Value::boolean(*r.sp), source));
+}
+
+// A NeMo 2 recipe called with its defaults: its node and GPU counts are the defaults of its num_nodes
+// and num_gpus_per_node parameters, fallbacks the call's own arguments replace.
+std::vector<Fact> nemo2_recipe_facts(const RecipeInfo& r) {
+  std::string name = r.module + "." + r.function + "()";
+  std::string source = "the NeMo 2 recipe " + name + " (" + r.site + ")";
+  std::vector<Fact> f;
+  add_layout_facts(r, source, f);
   if (r.distributed_optimizer)
     f.push_back(table_fact(Key::kUseDistributedOptimizer, Value::boolean(*r.distributed_optimizer), source));
   auto size = [&](Key k, const auto& v, const char* param) {
@@ -166,21 +173,7 @@ std::vector<Fact> recipe_facts(const RecipeInfo& r) {
   std::string source = "the " + (r.alias.empty() ? r.function : r.alias) + " recipe";
   std::vector<Fact> f;
   if (const ModelInfo* m = find_model(r.model)) f = model_facts(*m, source + " (" + m->name + ")");
-  auto add = [&](Key k, const auto& v) {
-    if (v) f.push_back(table_fact(k, Value::integer(*v), source));
-  };
-  add(Key::kTensorModelParallelSize, r.tp);
-  add(Key::kPipelineModelParallelSize, r.pp);
-  add(Key::kVirtualPipelineModelParallelSize, r.vpp);
-  add(Key::kContextParallelSize, r.cp);
-  add(Key::kExpertModelParallelSize, r.ep);
-  add(Key::kExpertTensorParallelSize, r.etp);
-  add(Key::kSeqLength, r.seq);
-  add(Key::kGlobalBatchSize, r.gbs);
-  add(Key::kMicroBatchSize, r.mbs);
-  add(Key::kNumLayersInFirstPipelineStage, r.first_stage);
-  add(Key::kNumLayersInLastPipelineStage, r.last_stage);
-  if (r.sp) f.push_back(table_fact(Key::kSequenceParallel, Value::boolean(*r.sp), source));
+  add_layout_facts(r, source, f);
   // Every recipe inherits _pretrain_common, which turns the distributed optimizer on (recipes/common.py).
   f.push_back(table_fact(Key::kUseDistributedOptimizer, Value::boolean(true), source));
   if (r.account_for_embedding)

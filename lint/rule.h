@@ -8,7 +8,7 @@
 
 #include "lint/diagnostic.h"
 #include "lint/job.h"
-#include "parsers/parsed_file.h"
+#include "lint/parsed_file.h"
 
 namespace parlint {
 

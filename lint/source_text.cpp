@@ -20,9 +20,11 @@ SourceText::SourceText(std::string text) : text_(std::move(text)) {
     return;
   }
   for (std::size_t i = 0; i < text_.size(); ++i) {
-    // \n, \r\n and a lone \r all end a line.
-    if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n')))
-      line_starts_.push_back(i + 1);
+    // \n, \r\n and a lone \r all end a line. A lone \r becomes \n (old Mac files, YAML 1.2, LSP
+    // clients): the YAML library only knows LF and CR LF, and every reader of the text (check, plan, the
+    // language server, files a launch refers to) must see the same lines. Byte offsets are unchanged.
+    if (text_[i] == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n')) text_[i] = '\n';
+    if (text_[i] == '\n') line_starts_.push_back(i + 1);
   }
 }
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "parsers/parsed_file.h"
+#include "lint/parsed_file.h"
 
 namespace parlint {
 

@@ -3,8 +3,8 @@
 // module-level config object, and one for the module body. Nothing is imported or evaluated.
 #include <string_view>
 
+#include "lint/parsed_file.h"
 #include "lint/source_text.h"
-#include "parsers/parsed_file.h"
 
 namespace parlint {
 

@@ -4,8 +4,8 @@
 // statically. Nothing is ever executed.
 #include <string_view>
 
+#include "lint/parsed_file.h"
 #include "lint/source_text.h"
-#include "parsers/parsed_file.h"
 
 namespace parlint {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/parsed_file.h"
+#include "lint/parsed_file.h"
 
 namespace parlint {
 

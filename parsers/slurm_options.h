@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lint/fact.h"
-#include "parsers/word.h"
+#include "lint/word.h"
 
 namespace parlint {
 

@@ -3,8 +3,8 @@
 // -> one job per YAML document.
 #include <string_view>
 
+#include "lint/parsed_file.h"
 #include "lint/source_text.h"
-#include "parsers/parsed_file.h"
 
 namespace parlint {
 

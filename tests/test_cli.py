@@ -604,6 +604,19 @@ class LayoutPicture(TempDir):
         self.assertIn("not valid", r.stderr)
 
 
+class LoneCarriageReturns(TempDir):
+    # A lone CR ends a line for check and plan alike (plan used to print no job for this file).
+    def test_check_and_plan_read_the_same_lines(self):
+        path = self.write("cr.yaml", "model:\r  tensor_model_parallel_size: 16\rtrainer:\r  num_nodes: 2\r"
+                                     "  devices: 8\r")
+        r = run("check", "--format", "json", path)
+        self.assertEqual([d["code"] for d in json.loads(r.stdout)["diagnostics"]], ["PL101"])
+        jobs = json.loads(run("plan", "--format", "json", path).stdout)["jobs"]
+        self.assertEqual(len(jobs), 1)
+        self.assertEqual(jobs[0]["values"]["tensor_model_parallel_size"]["value"], 16)
+        self.assertEqual(jobs[0]["values"]["tensor_model_parallel_size"]["range"]["start"]["line"], 2)
+
+
 class PlanRealLayouts(TempDir):
     def plan(self, script):
         path = self.write("launch.sbatch", script)

@@ -7,7 +7,7 @@
 
 #include "lint/fact.h"
 #include "lint/framework.h"
-#include "parsers/word.h"
+#include "lint/word.h"
 
 namespace parlint {
 
