@@ -58,6 +58,26 @@ class YamlWalker {
   }
   std::vector<Entry>& entries() { return entries_; }
 
+  // Names given literal strings, where secrets hide (the same observation the shell and Python parsers
+  // make): `env_vars: {HF_TOKEN: ...}`, and `NAME=value` items of lists such as ENV_VARS.
+  void add_literals(std::vector<LiteralAssignment>& out) const {
+    for (const Entry& e : entries_) {
+      if (e.from_merge || e.path.empty()) continue;
+      if (e.node.IsScalar()) {
+        out.push_back({e.path.back(), e.node.Scalar(), e.location});
+        continue;
+      }
+      if (!e.node.IsSequence()) continue;
+      for (const auto& item : e.node) {
+        if (!item.IsScalar()) continue;
+        const std::string& text = item.Scalar();
+        auto eq = text.find('=');
+        if (eq == std::string::npos || eq == 0 || text.find(' ') < eq) continue;
+        out.push_back({text.substr(0, eq), text.substr(eq + 1), value_location(item.Mark())});
+      }
+    }
+  }
+
  private:
   // The extent of the scalar starting at `mark`: quoted strings to their closing quote, plain scalars
   // to a comment or the end of the line (or a flow indicator inside [] / {}).
@@ -423,6 +443,7 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
     }
     auto& entries = walker.entries();
     if (entries.empty()) continue;
+    walker.add_literals(out.literals);
     SourceRange range;
     range.start = entries.front().location.range.start;
     range.end = entries.back().location.range.end;

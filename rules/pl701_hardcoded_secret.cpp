@@ -22,8 +22,10 @@ constexpr RuleInfo kInfo{
 ## What it does
 Finds credentials written into launch scripts and configs: Hugging Face tokens (`hf_…`), GitHub
 tokens (`ghp_…`, `github_pat_…`), AWS access key ids (`AKIA…`), W&B API keys (40 hex characters in
-`WANDB_API_KEY`), and any literal assigned to a name ending in `_TOKEN`, `_API_KEY`, `_SECRET` or
-`_PASSWORD`. The message never repeats the value.
+`WANDB_API_KEY`), and any literal assigned to an environment-style (upper-case) name ending in
+`_TOKEN`, `_API_KEY`, `_SECRET` or `_PASSWORD`, in shell scripts, Python and YAML configs (`env_vars:`
+maps and `NAME=value` list items). A lower-case config key (`pull_secret: ngc-registry`) names a secret
+kept elsewhere and is not reported. The message never repeats the value.
 
 ## Why
 Launch scripts are committed, copied between clusters and pasted into issues; the token then works
@@ -132,7 +134,10 @@ class HardcodedSecret final : public Rule {
           std::all_of(lit.value.begin(), lit.value.end(),
                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
         what = "a W&B API key";
-      if (what.empty() && secret_name(lit.name) && !placeholder(lit.value)) what = "a literal credential";
+      // By name only for environment-style names (HF_TOKEN=...): a lower-case config key such as
+      // Kubernetes' `pull_secret: ngc-registry` names a secret stored elsewhere.
+      if (what.empty() && upper == lit.name && secret_name(lit.name) && !placeholder(lit.value))
+        what = "a literal credential";
       if (what.empty()) continue;
       Finding f;
       f.location = lit.location;
