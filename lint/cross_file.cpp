@@ -20,12 +20,12 @@ namespace parlint {
 namespace fs = std::filesystem;
 namespace {
 
-bool regular_file(const fs::path& p, std::size_t max_size) {
+bool regular_file(const fs::path& p, const FileReader& reader) {
   // An open editor buffer counts even before it is saved.
-  if (source_file_exists(p.string()) && !fs::exists(p)) return true;
+  if (reader.exists(p.string()) && !fs::exists(p)) return true;
   struct stat st {};
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-         static_cast<std::size_t>(st.st_size) <= max_size;
+         static_cast<std::size_t>(st.st_size) <= reader.max_size();
 }
 
 // The folders a relative reference is looked up in: the launching script's folder and the folders above it
@@ -48,11 +48,11 @@ std::vector<fs::path> search_bases(const std::string& launcher) {
 }
 
 std::optional<std::string> locate(const std::string& launcher, const std::vector<std::string>& relative,
-                                  std::size_t max_size) {
+                                  const FileReader& reader) {
   for (const auto& base : search_bases(launcher))
     for (const auto& r : relative) {
       fs::path p = fs::path(r).is_absolute() ? fs::path(r) : base / r;
-      if (regular_file(p, max_size)) return p.lexically_normal().string();
+      if (regular_file(p, reader)) return p.lexically_normal().string();
     }
   return std::nullopt;
 }
@@ -100,14 +100,14 @@ struct Loaded {
 
 class Resolver {
  public:
-  Resolver(ParsedFile& file, std::size_t max_size) : file_(file), max_size_(max_size) {}
+  Resolver(ParsedFile& file, const FileReader& reader) : file_(file), reader_(reader) {}
 
   const ParsedFile* load(const std::string& path, bool python) {
     auto it = cache_.find(path);
     if (it != cache_.end()) return &it->second.parsed;
     Loaded l;
-    l.source = std::make_unique<SourceText>(read_source_file(path, max_size_).value_or(""));
-    l.parsed = python ? parse_python(path, *l.source) : parse_yaml(path, *l.source);
+    l.source = std::make_unique<SourceText>(reader_.read(path).value_or(""));
+    l.parsed = python ? parse_python(path, *l.source, reader_) : parse_yaml(path, *l.source);
     return &cache_.emplace(path, std::move(l)).first->second.parsed;
   }
 
@@ -122,9 +122,9 @@ class Resolver {
       if (f.origin == Origin::kOverride && f.spelling.find('.') != std::string::npos)
         packages.insert(f.spelling.substr(0, f.spelling.find('.')));
     if (packages.empty()) return;
-    auto config = locate(file_.path, {"conf/config.yaml", "launcher_scripts/conf/config.yaml"}, max_size_);
+    auto config = locate(file_.path, {"conf/config.yaml", "launcher_scripts/conf/config.yaml"}, reader_);
     if (!config) return;
-    SourceText text(read_source_file(*config, max_size_).value_or(""));
+    SourceText text(reader_.read(*config).value_or(""));
     for (const auto& [group, choice] : hydra_defaults(text)) {
       if (!packages.count(group)) continue;
       Word w;
@@ -167,9 +167,9 @@ class Resolver {
       fs::path p =
           fs::path(relative).is_absolute() ? fs::path(relative) : fs::path(from).parent_path() / relative;
       std::string path = p.lexically_normal().string();
-      if (!regular_file(p, max_size_) || std::find(chain.begin(), chain.end(), path) != chain.end() ||
+      if (!regular_file(p, reader_) || std::find(chain.begin(), chain.end(), path) != chain.end() ||
           path == file_.path) {
-        if (!regular_file(p, max_size_))
+        if (!regular_file(p, reader_))
           job.notes.push_back("base config " + relative + " was not found next to " + from +
                               "; its values are unknown");
         break;
@@ -228,7 +228,7 @@ class Resolver {
       candidates.push_back(ref.text);
       if (fs::path(ref.text).extension().empty()) candidates.push_back(ref.text + ".yaml");
     }
-    auto path = locate(file_.path, candidates, max_size_);
+    auto path = locate(file_.path, candidates, reader_);
     if (!path) {
       job.notes.push_back("config " + shown + " was not found next to " + file_.path +
                           ", in its checkout or the working directory; its values are unknown");
@@ -251,7 +251,7 @@ class Resolver {
   }
 
   void entry_script(RawJob& job, std::vector<Fact>& below) {
-    auto path = locate(file_.path, {job.entry_script}, max_size_);
+    auto path = locate(file_.path, {job.entry_script}, reader_);
     if (!path || *path == file_.path) return;
     // A framework's own entry point (Megatron-LM's pretrain_gpt.py inside a Megatron-LM checkout, Bridge's
     // run_recipe.py) is knowledge, not the user's configuration: its code and defaults are never read as
@@ -278,14 +278,14 @@ class Resolver {
   }
 
   ParsedFile& file_;
-  std::size_t max_size_;
+  const FileReader& reader_;
   std::map<std::string, Loaded> cache_;
 };
 
 }  // namespace
 
-void resolve_referenced_files(ParsedFile& file, std::size_t max_file_size) {
-  Resolver(file, max_file_size).run();
+void resolve_referenced_files(ParsedFile& file, const FileReader& reader) {
+  Resolver(file, reader).run();
 }
 
 }  // namespace parlint

@@ -7,9 +7,10 @@
 #include <cstddef>
 
 #include "lint/parsed_file.h"
+#include "parsers/source_files.h"
 
 namespace parlint {
 
-void resolve_referenced_files(ParsedFile& file, std::size_t max_file_size);
+void resolve_referenced_files(ParsedFile& file, const FileReader& reader);
 
 }  // namespace parlint

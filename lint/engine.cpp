@@ -297,7 +297,7 @@ void merge_inherited(std::vector<T>& found) {
   found = std::move(out);
 }
 
-ParsedFile parse_source(const std::string& path, const SourceText& source) {
+ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader) {
   ParsedFile parsed;
   parsed.path = path;
   // A NUL byte near the start means a binary file (as git decides): reported, not parsed as text.
@@ -314,16 +314,16 @@ ParsedFile parse_source(const std::string& path, const SourceText& source) {
   switch (file_kind(path, source.text().substr(0, 4096))) {
     case FileKind::kYaml:
       parsed = parse_yaml(path, source);
-      resolve_referenced_files(parsed, 16u << 20);  // configs it inherits (NeMo-RL `defaults: parent.yaml`)
+      resolve_referenced_files(parsed, reader);  // configs it inherits (NeMo-RL `defaults: parent.yaml`)
       // A driver config that (with what it inherits) runs another backend has no Megatron job.
       std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
       break;
     case FileKind::kShell:
-      parsed = parse_shell(path, source);
-      resolve_referenced_files(parsed, 16u << 20);
+      parsed = parse_shell(path, source, reader);
+      resolve_referenced_files(parsed, reader);
       break;
     case FileKind::kPython:
-      parsed = parse_python(path, source);
+      parsed = parse_python(path, source, reader);
       break;
     case FileKind::kNone:
       break;
@@ -335,7 +335,8 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
   FileOutcome outcome;
   outcome.checked = true;
   SourceText source(std::move(text));  // a lone CR ends a line there, for every reader alike
-  ParsedFile parsed = parse_source(path, source);
+  FileReader reader(options.max_file_size, options.overlay);
+  ParsedFile parsed = parse_source(path, source, reader);
   std::vector<Diagnostic> found;
   Location file_start{path, {{1, 1}, {1, 1}}};
   std::vector<std::unique_ptr<Job>> jobs;
@@ -362,7 +363,7 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     if (p == path) return &source;
     auto it = others.find(p);
     if (it == others.end()) {
-      auto other = read_source_file(p, options.max_file_size);  // an open editor buffer wins
+      auto other = reader.read(p);  // an open editor buffer wins
       it = others.emplace(p, other ? std::make_unique<SourceText>(std::move(*other)) : nullptr).first;
     }
     return it->second.get();
@@ -557,7 +558,8 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
       continue;
     }
     SourceText source(std::move(*text));
-    ParsedFile parsed = parse_source(input.path, source);
+    FileReader reader(options.max_file_size, options.overlay);
+    ParsedFile parsed = parse_source(input.path, source, reader);
     EngineOptions file_options = options_for(input, options);
     for (const RawJob& raw : parsed.jobs) {
       result.jobs.push_back(std::make_unique<Job>(input.path, raw, file_options.lint));
@@ -590,7 +592,8 @@ PlanResult plan_document(const std::string& path, std::string text, const Engine
   Input input{path, false, configs.for_file(path)};
   EngineOptions file_options = options_for(input, options);
   SourceText source(std::move(text));
-  ParsedFile parsed = parse_source(path, source);
+  FileReader reader(options.max_file_size, options.overlay);
+  ParsedFile parsed = parse_source(path, source, reader);
   for (const RawJob& raw : parsed.jobs) {
     result.jobs.push_back(std::make_unique<Job>(path, raw, file_options.lint));
     result.findings.push_back(job_findings(*result.jobs.back(), file_options));

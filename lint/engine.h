@@ -14,6 +14,7 @@
 #include "lint/job.h"
 #include "lint/rule_selection.h"
 #include "lint/suppressions.h"
+#include "parsers/source_files.h"
 
 namespace parlint {
 
@@ -24,7 +25,9 @@ struct EngineOptions {
   std::vector<Glob> exclude;
   bool force_exclude = false;  // apply `exclude` to files named on the command line too
   std::string stdin_filename = "-";
-  std::size_t max_file_size = 16u << 20;
+  std::size_t max_file_size = 16u << 20;  // inputs and every file they refer to
+  // The language server's open buffers, read in place of the disk copies (and the paths read recorded).
+  SourceOverlay* overlay = nullptr;
   bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide
   // Configuration: --config (fixed) or discovery of the closest .parlint.yaml. Command-line choices win:
   // the flags below say which ones were given.

@@ -106,6 +106,7 @@ class PythonParser;
 // Local modules imported by a file (`from .base import base_recipe`), parsed once and shared, with
 // one work budget for the whole import graph.
 struct ImportGraph {
+  const FileReader& reader;  // imported modules are read through it
   std::map<std::string, std::unique_ptr<SourceText>> sources;
   std::map<std::string, std::unique_ptr<PythonParser>> parsers;  // null: not found or not readable
   std::size_t statements_read = 0;
@@ -307,7 +308,7 @@ class PythonParser {
     }
     for (const auto& b : bases) {
       for (const fs::path& candidate : {b / (rest + ".py"), b / rest / "__init__.py"}) {
-        if (!rest.empty() && source_file_exists(candidate.string()))
+        if (!rest.empty() && graph_.reader.exists(candidate.string()))
           return candidate.lexically_normal().string();
       }
     }
@@ -321,7 +322,7 @@ class PythonParser {
     auto it = graph_.parsers.find(*file);
     if (it != graph_.parsers.end()) return it->second.get();
     graph_.parsers[*file] = nullptr;  // guards cycles while it is being read
-    auto source = std::make_unique<SourceText>(read_source_file(*file, kMaxImportedFileSize).value_or(""));
+    auto source = std::make_unique<SourceText>(graph_.reader.read(*file, kMaxImportedFileSize).value_or(""));
     auto parser = std::make_unique<PythonParser>(*file, *source, graph_, import_depth_ + 1);
     graph_.sources[*file] = std::move(source);
     parser->prepare();
@@ -1499,8 +1500,8 @@ class PythonParser {
 
 }  // namespace
 
-ParsedFile parse_python(std::string_view path, const SourceText& source) {
-  ImportGraph graph;
+ParsedFile parse_python(std::string_view path, const SourceText& source, const FileReader& reader) {
+  ImportGraph graph{reader, {}, {}, 0};
   PythonParser parser(path, source, graph);
   return parser.run();
 }

@@ -97,7 +97,7 @@ struct FolderCommand {
   SizedSbatch command;
 };
 
-std::vector<FolderCommand> folder_commands(const std::filesystem::path& folder) {
+std::vector<FolderCommand> folder_commands(const std::filesystem::path& folder, const FileReader& reader) {
   namespace fs = std::filesystem;
   struct Entry {
     fs::file_time_type mtime;
@@ -121,7 +121,7 @@ std::vector<FolderCommand> folder_commands(const std::filesystem::path& folder) 
     std::error_code fe;
     if (!shell_name(p) || !it->is_regular_file(fe)) continue;
     if (++files > kMaxFiles) break;
-    auto text = read_source_file(p.lexically_normal().string(), kMaxFileSize);
+    auto text = reader.read(p.lexically_normal().string(), kMaxFileSize);
     if (!text) continue;
     for (auto& c : sized_sbatch_commands(*text)) e.commands.push_back({p.lexically_normal(), std::move(c)});
   }
@@ -133,14 +133,14 @@ std::vector<FolderCommand> folder_commands(const std::filesystem::path& folder) 
 
 }  // namespace
 
-std::optional<Submission> find_submission_with_nodes(const std::string& script) {
+std::optional<Submission> find_submission_with_nodes(const std::string& script, const FileReader& reader) {
   namespace fs = std::filesystem;
   fs::path self = fs::path(script).lexically_normal();
   std::string name = self.filename().string();
   if (name.empty()) return std::nullopt;
   fs::path dir = self.parent_path();
   for (const fs::path& folder : {dir, dir.parent_path()}) {
-    for (const auto& [file, c] : folder_commands(folder.empty() ? fs::path(".") : folder)) {
+    for (const auto& [file, c] : folder_commands(folder.empty() ? fs::path(".") : folder, reader)) {
       if (file == self) continue;
       auto at = c.rest.find(name);
       if (at == std::string::npos || !word_boundary(c.rest, at, name.size())) continue;

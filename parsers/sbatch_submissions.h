@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "parsers/source_files.h"
+
 namespace parlint {
 
 struct Submission {
@@ -15,6 +17,6 @@ struct Submission {
 
 // A script in the same folder (or the folder above) whose sbatch command names `script` (by file
 // name) and passes --nodes / -N. Bounded: at most 256 files of at most 1 MiB are read.
-std::optional<Submission> find_submission_with_nodes(const std::string& script);
+std::optional<Submission> find_submission_with_nodes(const std::string& script, const FileReader& reader);
 
 }  // namespace parlint

@@ -127,7 +127,7 @@ const std::set<std::string, std::less<>> kScanWrappers = {
 
 class ShellParser {
  public:
-  ShellParser(std::string_view path, const SourceText& main) {
+  ShellParser(std::string_view path, const SourceText& main, const FileReader& reader) : reader_(reader) {
     files_.push_back({std::string(path), &main, nullptr});
     out_.path = std::string(path);
   }
@@ -387,7 +387,7 @@ class ShellParser {
     // Submitted elsewhere with its own node count, the header's is not what runs.
     Allocation& a = ctx.groups.front();
     if (src.file == 0 && a.nodes && a.nodes->value.is_known() && ctx.groups.size() == 1) {
-      if (auto by = find_submission_with_nodes(files_[0].path)) {
+      if (auto by = find_submission_with_nodes(files_[0].path, reader_)) {
         a.nodes->value =
             Value::unknown("sbatch " + by->option + " in " + by->path + ":" + std::to_string(by->line) +
                            " overrides this #SBATCH --nodes when it submits the script");
@@ -1529,7 +1529,7 @@ class ShellParser {
       if (ec) continue;
       std::string key = canon.string();
       if (std::find(ctx.source_stack.begin(), ctx.source_stack.end(), key) != ctx.source_stack.end()) return;
-      auto read = read_source_file(key, kMaxSourcedFileSize);
+      auto read = reader_.read(key, kMaxSourcedFileSize);
       if (!read) continue;
       std::string text = std::move(*read);
       auto owned = std::make_unique<SourceText>(text);
@@ -1789,7 +1789,7 @@ class ShellParser {
     candidates.push_back(p);
     for (const auto& c : candidates) {
       found = c.lexically_normal().string();
-      if (auto text = read_source_file(found, 1u << 20)) return text;
+      if (auto text = reader_.read(found, 1u << 20)) return text;
     }
     return std::nullopt;
   }
@@ -2060,6 +2060,7 @@ class ShellParser {
 
   std::vector<File> files_;
   std::map<std::string, ShellText> written_files_;  // files the script writes from a here-document
+  const FileReader& reader_;                        // every file the script refers to is read through it
   ParsedFile out_;
   bool deep_reported_ = false;
   int expansion_depth_ = 0;
@@ -2067,8 +2068,8 @@ class ShellParser {
 
 }  // namespace
 
-ParsedFile parse_shell(std::string_view path, const SourceText& source) {
-  ShellParser parser(path, source);
+ParsedFile parse_shell(std::string_view path, const SourceText& source, const FileReader& reader) {
+  ShellParser parser(path, source, reader);
   return parser.run();
 }
 

@@ -6,9 +6,11 @@
 
 #include "lint/parsed_file.h"
 #include "lint/source_text.h"
+#include "parsers/source_files.h"
 
 namespace parlint {
 
-ParsedFile parse_shell(std::string_view path, const SourceText& source);
+ParsedFile parse_shell(std::string_view path, const SourceText& source,
+                       const FileReader& reader = FileReader::disk());
 
 }  // namespace parlint

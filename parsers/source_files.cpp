@@ -9,11 +9,6 @@
 #include <iterator>
 
 namespace parlint {
-namespace {
-
-thread_local SourceOverlay* current_overlay = nullptr;
-
-}  // namespace
 
 std::string normalized_path(const std::string& path) {
   std::error_code ec;
@@ -21,18 +16,17 @@ std::string normalized_path(const std::string& path) {
   return (ec ? std::filesystem::path(path) : abs).lexically_normal().string();
 }
 
-ScopedSourceOverlay::ScopedSourceOverlay(SourceOverlay& overlay) : previous_(current_overlay) {
-  current_overlay = &overlay;
-}
-ScopedSourceOverlay::~ScopedSourceOverlay() {
-  current_overlay = previous_;
+const FileReader& FileReader::disk() {
+  static const FileReader reader;
+  return reader;
 }
 
-std::optional<std::string> read_source_file(const std::string& path, std::size_t max_size) {
-  if (current_overlay) {
+std::optional<std::string> FileReader::read(const std::string& path, std::size_t limit) const {
+  std::size_t max_size = std::min(limit, max_size_);
+  if (overlay_) {
     std::string key = normalized_path(path);
-    current_overlay->read.insert(key);
-    if (auto it = current_overlay->buffers.find(key); it != current_overlay->buffers.end()) {
+    overlay_->read.insert(key);
+    if (auto it = overlay_->buffers.find(key); it != overlay_->buffers.end()) {
       if (it->second.size() > max_size) return std::nullopt;
       return it->second;
     }
@@ -47,6 +41,12 @@ std::optional<std::string> read_source_file(const std::string& path, std::size_t
   return read_stream(in, static_cast<std::size_t>(st.st_size), max_size);
 }
 
+bool FileReader::exists(const std::string& path) const {
+  if (overlay_ && overlay_->buffers.count(normalized_path(path))) return true;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 // One read of the expected size (byte by byte through istreambuf_iterator was 1% of a run).
 std::optional<std::string> read_stream(std::istream& in, std::size_t expected, std::size_t max_size) {
   std::string text(std::min(expected, max_size + 1), '\0');
@@ -59,12 +59,6 @@ std::optional<std::string> read_stream(std::istream& in, std::size_t expected, s
   }
   if (in.bad() || text.size() > max_size) return std::nullopt;
   return text;
-}
-
-bool source_file_exists(const std::string& path) {
-  if (current_overlay && current_overlay->buffers.count(normalized_path(path))) return true;
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 }  // namespace parlint

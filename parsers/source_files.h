@@ -1,7 +1,9 @@
 #pragma once
-// Reading the other files an input refers to (sourced scripts, imported modules, configs). An editor's
-// open buffers replace the disk copies while an overlay is installed on the current thread, and every
-// file read through here is recorded, so the language server knows which open documents depend on which.
+// The one way parsers and the core reach the files an input refers to (sourced scripts, imported
+// modules, configs, sibling scripts): a FileReader passed in, which applies the run's size limit and, in
+// the language server, puts the editor's open buffers in place of the disk copies and records every
+// path read (so the server knows which open documents depend on which).
+#include <cstddef>
 #include <iosfwd>
 #include <map>
 #include <optional>
@@ -15,28 +17,31 @@ std::string normalized_path(const std::string& path);
 
 struct SourceOverlay {
   std::map<std::string, std::string> buffers;  // normalized path -> unsaved text
-  std::set<std::string> read;                  // normalized paths read while installed
+  std::set<std::string> read;                  // normalized paths read through a reader using it
 };
 
-// Installs an overlay for the current thread for the guard's lifetime.
-class ScopedSourceOverlay {
+class FileReader {
  public:
-  explicit ScopedSourceOverlay(SourceOverlay& overlay);
-  ~ScopedSourceOverlay();
-  ScopedSourceOverlay(const ScopedSourceOverlay&) = delete;
-  ScopedSourceOverlay& operator=(const ScopedSourceOverlay&) = delete;
+  static constexpr std::size_t kDefaultMaxSize = 16u << 20;
+  explicit FileReader(std::size_t max_size = kDefaultMaxSize, SourceOverlay* overlay = nullptr)
+      : max_size_(max_size), overlay_(overlay) {}
+  // Plain disk reads with the default limit, for callers with no run of their own (tests, tools).
+  static const FileReader& disk();
+
+  // The text of a file: an open buffer when the overlay has one, else the regular file on disk; nullopt
+  // when it is missing, not a regular file, or larger than the smaller of `limit` and the run's limit.
+  std::optional<std::string> read(const std::string& path, std::size_t limit = kDefaultMaxSize) const;
+  // True when read() would find something (size aside).
+  bool exists(const std::string& path) const;
+  std::size_t max_size() const { return max_size_; }
 
  private:
-  SourceOverlay* previous_;
+  std::size_t max_size_;
+  SourceOverlay* overlay_;  // not owned; recording a read is the only change made to it
 };
 
-// The text of a file: an open buffer when the overlay has one, else the regular file on disk (nullopt
-// when it is missing, not a regular file, or larger than max_size).
-std::optional<std::string> read_source_file(const std::string& path, std::size_t max_size = 16u << 20);
 // The rest of a stream in one read of `expected` bytes (the size stat gave), then on while it grows;
 // nullopt once it passes max_size or on a read error.
 std::optional<std::string> read_stream(std::istream& in, std::size_t expected, std::size_t max_size);
-// True when read_source_file would find something.
-bool source_file_exists(const std::string& path);
 
 }  // namespace parlint

@@ -604,6 +604,20 @@ class LayoutPicture(TempDir):
         self.assertIn("not valid", r.stderr)
 
 
+class ReferencedFilesSizeLimit(TempDir):
+    # --max-file-size holds for the files a launch refers to, not only for the inputs named.
+    def test_a_sourced_file_over_the_limit_is_not_read(self):
+        self.write("params.sh", "TP=16\n" + "# padding\n" * 300)
+        script = self.write("launch.sbatch", "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n"
+                            "#SBATCH --gpus-per-node=8\nsource params.sh\n"
+                            "srun torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py "
+                            "--tensor-model-parallel-size $TP\n")
+        codes = lambda *extra: [d["code"] for d in json.loads(run("check", "--format", "json", *extra,
+                                                                   script).stdout)["diagnostics"]]
+        self.assertIn("PL101", codes())
+        self.assertNotIn("PL101", codes("--max-file-size", "1KiB"))
+
+
 class LoneCarriageReturns(TempDir):
     # A lone CR ends a line for check and plan alike (plan used to print no job for this file).
     def test_check_and_plan_read_the_same_lines(self):

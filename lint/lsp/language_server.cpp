@@ -429,8 +429,9 @@ class LanguageServer {
   LintContribution lint(const std::string& path, std::string text, int version, SourceOverlay& overlay) {
     LintContribution out;
     out.version = version;
-    ScopedSourceOverlay guard(overlay);
-    RunResult r = check_document(path, std::move(text), options_.engine);
+    EngineOptions options = options_.engine;
+    options.overlay = &overlay;  // open buffers in place of the disk copies; the paths read are recorded
+    RunResult r = check_document(path, std::move(text), options);
     for (auto& cd : r.diagnostics) {
       std::string p =
           normalized_path(cd.diagnostic.location.path.empty() ? path : cd.diagnostic.location.path);
@@ -457,7 +458,7 @@ class LanguageServer {
       if (normalized_path(d.path()) == path) return &d.source();
     auto it = disk.find(path);
     if (it == disk.end())
-      it = disk.emplace(path, std::make_unique<SourceText>(read_source_file(path).value_or(""))).first;
+      it = disk.emplace(path, std::make_unique<SourceText>(FileReader::disk().read(path).value_or(""))).first;
     return it->second.get();
   }
 
@@ -570,11 +571,12 @@ class LanguageServer {
                                                             FileKind kind, int line, const std::string& code,
                                                             const std::string& message,
                                                             SourceOverlay& overlay) {
-    ScopedSourceOverlay guard(overlay);
+    EngineOptions options = options_.engine;
+    options.overlay = &overlay;
     std::string key = normalized_path(path);
     auto findings = [&](const std::string& t) {
       std::multiset<std::string> out;
-      for (const auto& cd : check_document(path, t, options_.engine).diagnostics)
+      for (const auto& cd : check_document(path, t, options).diagnostics)
         if (normalized_path(cd.diagnostic.location.path) == key)
           out.insert(cd.diagnostic.code + " " + cd.diagnostic.message);
       return out;
@@ -611,8 +613,9 @@ class LanguageServer {
       at = it->second.from_lsp({p.at("line"), p.at("character")}, encoding_);
       for (const auto& [u, d] : docs_) overlay.buffers[normalized_path(d.path())] = d.text();
     }
-    ScopedSourceOverlay guard(overlay);
-    PlanResult plan = plan_document(path, text, options_.engine);
+    EngineOptions options = options_.engine;
+    options.overlay = &overlay;
+    PlanResult plan = plan_document(path, text, options);
     std::string key = normalized_path(path);
     const Job* best = nullptr;
     Key best_key = Key::kTensorModelParallelSize;
