@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
+#include <string>
 
 #include "generated/version.h"
 #include "lint/rule.h"
@@ -18,6 +20,14 @@ RuleRegistry& RuleRegistry::instance() {
 }
 
 void RuleRegistry::add(std::unique_ptr<Rule> rule) {
+  // A copied rule file that keeps its code or name would otherwise register silently and shadow (or be
+  // shadowed by) the original; at start-up this throw ends the program with the message.
+  for (const auto& r : rules_)
+    if (r->info().code == rule->info().code || r->info().name == rule->info().name)
+      throw std::logic_error("rule " + std::string(rule->info().code) + " (" +
+                             std::string(rule->info().name) +
+                             ") is registered twice: " + std::string(r->info().code) + " (" +
+                             std::string(r->info().name) + ") has that code or name");
   auto pos = std::lower_bound(rules_.begin(), rules_.end(), rule,
                               [](const auto& a, const auto& b) { return a->info().code < b->info().code; });
   rules_.insert(pos, std::move(rule));

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
+#include <stdexcept>
 
 #include "test_support.h"
 
@@ -28,6 +30,34 @@ EngineOptions with_cluster(const char* name) {
 }
 
 const char* kTp16 = "trainer:\n  devices: 8\n  num_nodes: 2\nmodel:\n  tensor_model_parallel_size: 16\n";
+
+// A rule file copied with its code or name left unchanged is refused when it registers.
+class NamedRule final : public Rule {
+ public:
+  explicit NamedRule(RuleInfo info) : info_(info) {}
+  const RuleInfo& info() const override { return info_; }
+
+ private:
+  RuleInfo info_;
+};
+
+TEST(RuleRegistry, RefusesADuplicateCodeOrName) {
+  RuleRegistry registry;
+  registry.add(std::make_unique<NamedRule>(RuleInfo{"PL990", "first-rule", Severity::kError, "", ""}));
+  registry.add(std::make_unique<NamedRule>(RuleInfo{"PL991", "second-rule", Severity::kError, "", ""}));
+  EXPECT_THROW(
+      registry.add(std::make_unique<NamedRule>(RuleInfo{"PL990", "other-name", Severity::kError, "", ""})),
+      std::logic_error);
+  EXPECT_THROW(
+      registry.add(std::make_unique<NamedRule>(RuleInfo{"PL992", "second-rule", Severity::kError, "", ""})),
+      std::logic_error);
+  ASSERT_EQ(registry.rules().size(), 2u);
+  EXPECT_EQ(registry.find("pl991"), registry.rules()[1].get());
+  // The built-in rules all have their own code and name.
+  const auto& builtin = RuleRegistry::instance().rules();
+  for (std::size_t i = 1; i < builtin.size(); ++i)
+    EXPECT_NE(builtin[i - 1]->info().code, builtin[i]->info().code);
+}
 
 TEST(PL101, TpLargerThanNodeDomainIsAnErrorAtTheTpValue) {
   auto ds = lint(kTp16);
