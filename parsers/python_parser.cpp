@@ -94,6 +94,22 @@ std::string_view type_of(TSNode n) {
   return ts_node_type(n);
 }
 
+// "llm.llama3_70b.pretrain_recipe" -> "pretrain_recipe".
+std::string last_component(const std::string& dotted) {
+  auto dot = dotted.rfind('.');
+  return dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+}
+
+// A value, setting or decision that rests on a fallback makes what it chose a fallback too (the first
+// fallback named is the one a message names).
+template <typename To, typename From>
+void take_fallback(To& into, const From& from) {
+  if (from.weak && !into.weak) {
+    into.weak = true;
+    into.weak_note = from.weak_note;
+  }
+}
+
 std::optional<Key> key_for_name(const std::string& name) {
   std::vector<std::string> one{name};
   if (auto m = match_config_path(one)) return m->key;
@@ -618,7 +634,7 @@ class PythonParser {
   // branch (and falling through without an else) agrees.
   // Functions given a config that only read it: the training entry points, printing and logging.
   static bool reads_only(const std::string& fname) {
-    std::string last = fname.substr(fname.rfind('.') == std::string::npos ? 0 : fname.rfind('.') + 1);
+    std::string last = last_component(fname);
     static const std::set<std::string, std::less<>> kReaders = {
         "pretrain",   "finetune", "train", "run",  "print",  "pprint",  "info",
         "debug",      "warning",  "log",   "str",  "repr",   "len",     "isinstance",
@@ -700,10 +716,7 @@ class PythonParser {
       return a;
     }
     auto merged = [](Truth decided, const std::optional<Truth>& other) {
-      if (other && other->weak && !decided.weak) {
-        decided.weak = true;
-        decided.weak_note = other->weak_note;
-      }
+      if (other) take_fallback(decided, *other);
       return decided;
     };
     if (t == "boolean_operator") {
@@ -717,10 +730,7 @@ class PythonParser {
     }
     FactTable scratch;  // the condition was read once for its settings; this reading only decides it
     auto weakened = [](Truth r, const PyVal& v) {
-      if (v.weak && !r.weak) {
-        r.weak = true;
-        r.weak_note = v.weak_note;
-      }
+      take_fallback(r, v);
       return r;
     };
     if (t == "comparison_operator") {
@@ -748,12 +758,7 @@ class PythonParser {
 
   // A setting made in a branch chosen by a fallback is itself a fallback.
   static void weaken_from(FactTable& table, std::size_t base, const Truth& chosen_by) {
-    if (!chosen_by.weak) return;
-    for (std::size_t i = base; i < table.facts.size(); ++i)
-      if (!table.facts[i].weak) {
-        table.facts[i].weak = true;
-        table.facts[i].weak_note = chosen_by.weak_note;
-      }
+    for (std::size_t i = base; i < table.facts.size(); ++i) take_fallback(table.facts[i], chosen_by);
   }
 
   static bool ends_in_raise(TSNode body) {
@@ -825,11 +830,8 @@ class PythonParser {
       weaken_from(table, base, decided_by);
       if (decided_by.weak)
         for (auto& [name, v] : scope)
-          if (auto it = before.find(name);
-              (it == before.end() || !(it->second.value == v.value)) && !v.weak) {
-            v.weak = true;
-            v.weak_note = decided_by.weak_note;
-          }
+          if (auto it = before.find(name); it == before.end() || !(it->second.value == v.value))
+            take_fallback(v, decided_by);
       return;
     }
     std::vector<Result> results;
@@ -1018,10 +1020,7 @@ class PythonParser {
       if (a.value == b.value) return a;
       if (auto tr = truth(ts_node_named_child(n, 1), scope, ctx, depth + 1)) {
         PyVal chosen = tr->value ? a : b;
-        if (tr->weak && !chosen.weak) {
-          chosen.weak = true;
-          chosen.weak_note = tr->weak_note;
-        }
+        take_fallback(chosen, *tr);
         return chosen;
       }
       return known(Value::unknown("chosen by a condition at run time"));
@@ -1088,7 +1087,7 @@ class PythonParser {
     TSNode fn = by_field<"function">(n);
     TSNode args = by_field<"arguments">(n);
     std::string fname = ts_node_is_null(fn) ? "" : text(fn);
-    std::string last = fname.substr(fname.rfind('.') == std::string::npos ? 0 : fname.rfind('.') + 1);
+    std::string last = last_component(fname);
 
     // Environment reads are unknown; their default is only shown as a fallback.
     if (fname == "os.environ.get" || fname == "os.getenv" || fname == "environ.get" || fname == "getenv") {
@@ -1155,7 +1154,7 @@ class PythonParser {
     // NeMo 2 recipe modules name their model: llm.llama3_70b.pretrain_recipe(...).
     if ((last == "pretrain_recipe" || last == "finetune_recipe") && fname.find('.') != std::string::npos) {
       std::string module = fname.substr(0, fname.rfind('.'));
-      named_model_ = module.substr(module.rfind('.') == std::string::npos ? 0 : module.rfind('.') + 1);
+      named_model_ = last_component(module);
     }
     if ((last == "from_hf_pretrained" || last == "from_pretrained") && !positional.empty() &&
         type_of(positional[0]) == "string") {
@@ -1203,7 +1202,7 @@ class PythonParser {
         (last.find("pretrain") != std::string::npos || last.find("finetune") != std::string::npos ||
          last.find("sft") != std::string::npos || last.find("peft") != std::string::npos)) {
       std::string module = fname.find('.') != std::string::npos ? fname.substr(0, fname.rfind('.')) : "";
-      module = module.substr(module.rfind('.') == std::string::npos ? 0 : module.rfind('.') + 1);
+      module = last_component(module);
       table.recipe = (last == "pretrain_config" || last == "finetune_config") && !module.empty()
                          ? module + "_" + last
                          : last;
@@ -1220,8 +1219,7 @@ class PythonParser {
       auto imp = imports_.find(module.substr(0, module.find('.')));
       if (imp != imports_.end() && imp->second.first.starts_with("nemo")) {
         nemo_recipe_call = true;
-        table.recipe =
-            module.substr(module.rfind('.') == std::string::npos ? 0 : module.rfind('.') + 1) + "." + last;
+        table.recipe = last_component(module) + "." + last;
         table.recipe_changed_by = positional.empty() ? "" : fname + "() with positional arguments";
         table.recipe_arguments.clear();
         result.library_recipe = true;
@@ -1274,8 +1272,7 @@ class PythonParser {
     // run.Config(nl.MegatronStrategy, ...) configures its first argument: a settings class, or something
     // else entirely (run.Config(ConfigParams, parallelism=...) of an evaluation harness).
     std::string configured = last == "Config" && !positional.empty() ? text(positional[0]) : "";
-    configured =
-        configured.substr(configured.rfind('.') == std::string::npos ? 0 : configured.rfind('.') + 1);
+    configured = last_component(configured);
     bool constructor = last == "Config" ? configured.empty() || settings_class(configured)
                                         : settings_class(last) || last == "initialize_model_parallel" ||
                                               last == "replace" || last.ends_with("_executor");
