@@ -1,0 +1,450 @@
+// Calls: built-in conversions and string methods, Megatron-Bridge and NeMo 2 library recipes, settings
+// constructors (their keywords are settings), NeMo-Run executors joined with the recipe they run, and
+// local recipe functions read with the caller's arguments bound.
+#include "parsers/python_interpreter.h"
+
+#include <algorithm>
+#include <charconv>
+#include "parsers/tree_sitter_children.h"
+
+namespace parlint::py {
+
+// Parameters with defaults are weak values (callers usually override them); without a default, unknown.
+// Defaults are evaluated as part of the call that needs them: with the caller's depth and call stack,
+// so a default that calls its own function (directly or round a cycle) stops at the bound instead of
+// recursing until the stack overflows (found by fuzz_python).
+void PythonParser::bind_defaults(TSNode fn, const std::string& fname, Scope& scope, FactTable& table,
+                                 const Context& caller) {
+  TSNode params = by_field<"parameters">(fn);
+  if (ts_node_is_null(params)) return;
+  for (TSNode p : NamedChildren(params)) {
+    std::string_view t = type_of(p);
+    TSNode name_node = p, value{};
+    bool has_default = false;
+    if (t == "default_parameter" || t == "typed_default_parameter") {
+      name_node = by_field<"name">(p);
+      value = by_field<"value">(p);
+      has_default = !ts_node_is_null(value);
+    } else if (t == "typed_parameter") {
+      name_node = ts_node_named_child(p, 0);
+    } else if (t != "identifier") {
+      continue;
+    }
+    if (ts_node_is_null(name_node)) continue;
+    std::string name = text(name_node);
+    PyVal v;
+    if (has_default) {
+      Context ctx = caller;
+      ++ctx.call_depth;
+      ctx.call_stack.push_back(std::string(path_) + ":" + fname);
+      FactTable scratch;
+      v = eval(value, scope, scratch, ctx, 0);
+      v.weak = true;
+      v.weak_note = "with the default " + name + "=" + text(value) + " of " + fname + "()";
+      if (auto key = key_for_name(name)) {
+        Fact f = make_fact(*key, v, node_location(value), Origin::kRecipeDefault, name);
+        table.add(std::move(f), true);
+      }
+      v.via.push_back(
+          {node_location(value), name + "=" + text(value) + " (default of " + fname + "()) set here"});
+    } else {
+      v.value = Value::unknown("a parameter of " + fname + "() without a default");
+    }
+    scope[name] = v;
+  }
+}
+
+PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
+  TSNode fn = by_field<"function">(n);
+  TSNode args = by_field<"arguments">(n);
+  std::string fname = ts_node_is_null(fn) ? "" : text(fn);
+  std::string last = last_component(fname);
+
+  // Environment reads are unknown; their default is only shown as a fallback.
+  if (fname == "os.environ.get" || fname == "os.getenv" || fname == "environ.get" || fname == "getenv") {
+    std::string fallback;
+    if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 1)
+      fallback = text(ts_node_named_child(args, 1));
+    return env_value(n, fallback);
+  }
+  std::vector<TSNode> positional;
+  std::vector<std::pair<std::string, TSNode>> keywords;
+  std::vector<TSNode> splats;
+  if (!ts_node_is_null(args)) {
+    for (TSNode a : NamedChildren(args)) {
+      std::string_view at = type_of(a);
+      if (at == "keyword_argument") {
+        TSNode name = by_field<"name">(a), value = by_field<"value">(a);
+        if (!ts_node_is_null(name) && !ts_node_is_null(value)) keywords.emplace_back(text(name), value);
+      } else if (at == "dictionary_splat") {
+        splats.push_back(ts_node_named_child(a, 0));
+      } else if (at != "comment") {
+        positional.push_back(a);
+      }
+    }
+  }
+  if ((last == "int" || last == "str" || last == "max" || last == "min") && keywords.empty() &&
+      !positional.empty()) {
+    std::vector<PyVal> vals;
+    for (TSNode p : positional) vals.push_back(eval(p, scope, table, ctx, depth + 1));
+    PyVal r = vals[0];
+    if (last == "int" && r.value.kind() == Value::Kind::kString) {
+      std::int64_t v = 0;
+      const std::string& s = r.value.text();
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      r.value = ec == std::errc() && end == s.data() + s.size() ? Value::integer(v)
+                                                                : Value::unknown("int() of text");
+    }
+    if (last == "max" || last == "min") {
+      for (const auto& v : vals) {
+        auto a = r.value.as_int(), b = v.value.as_int();
+        if (!a || !b) return known(Value::unknown(last + "() of values known only at run time"));
+        if ((last == "max" && *b > *a) || (last == "min" && *b < *a)) r = v;
+      }
+    }
+    return r;
+  }
+  // "Lora".lower(): string methods that condition recipes on their arguments.
+  if ((last == "lower" || last == "upper" || last == "strip") && type_of(fn) == "attribute" &&
+      positional.empty() && keywords.empty()) {
+    PyVal o = eval(by_field<"object">(fn), scope, table, ctx, depth + 1);
+    if (o.value.kind() != Value::Kind::kString) return known(Value::unknown("the result of " + fname + "()"));
+    std::string s = o.value.text();
+    if (last == "strip") {
+      auto b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
+      s = b == std::string::npos ? "" : s.substr(b, e - b + 1);
+    } else {
+      for (char& ch : s)
+        ch = static_cast<char>(last == "lower" ? std::tolower(static_cast<unsigned char>(ch))
+                                               : std::toupper(static_cast<unsigned char>(ch)));
+    }
+    o.value = Value::string(std::move(s));
+    return o;
+  }
+  // NeMo 2 recipe modules name their model: llm.llama3_70b.pretrain_recipe(...).
+  if ((last == "pretrain_recipe" || last == "finetune_recipe") && fname.find('.') != std::string::npos) {
+    std::string module = fname.substr(0, fname.rfind('.'));
+    named_model_ = last_component(module);
+  }
+  if ((last == "from_hf_pretrained" || last == "from_pretrained") && !positional.empty() &&
+      type_of(positional[0]) == "string") {
+    PyVal id = string_value(positional[0]);
+    if (id.value.kind() == Value::Kind::kString) named_model_ = id.value.text();
+  }
+  if (last == "setattr" && positional.size() == 3 && type_of(positional[1]) == "string") {
+    PyVal key = string_value(positional[1]);
+    PyVal v = eval(positional[2], scope, table, ctx, depth + 1);
+    std::vector<std::string> path;
+    attribute_path(positional[0], path);
+    path.erase(path.begin());
+    if (key.value.kind() == Value::Kind::kString) path.push_back(key.value.text());
+    if (!path.empty())
+      setting(path, v, node_location(positional[2]), Origin::kPythonAssign, table,
+              node_location(positional[1]));
+    return known(Value::null());
+  }
+
+  auto facts = std::make_shared<std::vector<Fact>>();
+  // dataclasses.replace(BASE, ...) and local recipe functions start from the facts they build on.
+  if ((last == "replace") && !positional.empty()) {
+    PyVal base = eval(positional[0], scope, table, ctx, depth + 1);
+    if (base.object)
+      for (const auto& f : *base.object) {
+        facts->push_back(f);
+        table.add(f, true);
+      }
+  }
+  PyVal result;
+  PythonParser* owner = nullptr;
+  std::string callee_name = fname;
+  if (type_of(fn) == "identifier" && functions_.count(fname)) {
+    owner = this;
+    if (!ctx.function.empty() && ctx.function != fname) called_from_functions_.insert(fname);
+  } else if (auto imp = imports_.find(fname); type_of(fn) == "identifier" && imp != imports_.end()) {
+    owner = imported_module(imp->second.first);
+    callee_name = imp->second.second;
+    if (owner && !owner->functions_.count(callee_name)) owner = nullptr;
+  }
+  // A Megatron-Bridge library recipe (llama3_8b_pretrain_config(), llama3_8b.pretrain_config()) that is
+  // not this project's own function: its layout and model come from the built-in recipe table, as for
+  // run_recipe.py --recipe.
+  if (!owner && bridge_hint_ && last.ends_with("_config") &&
+      (last.find("pretrain") != std::string::npos || last.find("finetune") != std::string::npos ||
+       last.find("sft") != std::string::npos || last.find("peft") != std::string::npos)) {
+    std::string module = fname.find('.') != std::string::npos ? fname.substr(0, fname.rfind('.')) : "";
+    module = last_component(module);
+    table.recipe = (last == "pretrain_config" || last == "finetune_config") && !module.empty()
+                       ? module + "_" + last
+                       : last;
+    table.recipe_changed_by.clear();
+    result.library_recipe = true;
+    result.recipe = table.recipe;
+  }
+  // A NeMo 2 library recipe (llm.llama3_70b.pretrain_recipe(...), or llama3_70b imported from
+  // nemo.collections.llm.recipes): its layout comes from the built-in NeMo 2 recipe table; the call's
+  // keywords are its settings (num_nodes) or arguments the table knows may change it (peft_scheme).
+  bool nemo_recipe_call = false;
+  if (!owner && last.ends_with("_recipe") && fname.find('.') != std::string::npos) {
+    std::string module = fname.substr(0, fname.rfind('.'));
+    auto imp = imports_.find(module.substr(0, module.find('.')));
+    if (imp != imports_.end() && imp->second.first.starts_with("nemo")) {
+      nemo_recipe_call = true;
+      table.recipe = last_component(module) + "." + last;
+      table.recipe_changed_by = positional.empty() ? "" : fname + "() with positional arguments";
+      table.recipe_arguments.clear();
+      result.library_recipe = true;
+      result.recipe = table.recipe;
+      for (const auto& [name, value] : keywords) {
+        PyVal v = eval(value, scope, table, ctx, depth + 1);
+        auto key = name == "num_gpus_per_node" ? std::optional(Key::kGpusPerNode) : key_for_name(name);
+        if (!key) {
+          table.recipe_arguments.push_back(name);
+          continue;
+        }
+        Fact f = make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name);
+        facts->push_back(f);
+        table.add(std::move(f), false);
+      }
+      result.recipe_arguments = table.recipe_arguments;
+    }
+  }
+  if (!owner && !positional.empty() && (fname == "run.run" || fname == "nemo_run.run" || last == "add"))
+    if (auto e = std::find_if(keywords.begin(), keywords.end(),
+                              [](const auto& k) { return k.first == "executor"; });
+        e != keywords.end())
+      return run_with_executor(n, positional[0], e->second, scope, table, ctx, depth);
+  bool recipe_call = owner != nullptr || nemo_recipe_call;
+  if (owner) {
+    std::vector<Arg> pos;
+    std::vector<std::pair<std::string, Arg>> kw;
+    for (TSNode p : positional) pos.push_back({eval(p, scope, table, ctx, depth + 1), node_location(p)});
+    for (const auto& [name, value] : keywords)
+      kw.emplace_back(name, Arg{eval(value, scope, table, ctx, depth + 1), node_location(value)});
+    result = owner->invoke(callee_name, pos, kw, table, ctx, depth);
+    if (result.object)
+      for (const auto& f : *result.object) facts->push_back(f);
+  } else {
+    for (TSNode p : positional) {
+      PyVal v = eval(p, scope, table, ctx, depth + 1);
+      if (v.object)
+        for (const auto& f : *v.object) facts->push_back(f);
+      // _benchmark_common(cfg) from a module parlint cannot read may change any setting of the recipe.
+      if (v.library_recipe && !result.library_recipe && table.recipe_changed_by.empty() && !reads_only(fname))
+        table.recipe_changed_by = (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()";
+    }
+  }
+  // Settings constructors: unknown keywords that look like settings are PL801 candidates.
+  auto settings_class = [](std::string_view name) {
+    return name.ends_with("Strategy") || name.ends_with("Config") || name.ends_with("Provider") ||
+           name.ends_with("Executor") || name.ends_with("Trainer");
+  };
+  // run.Config(nl.MegatronStrategy, ...) configures its first argument: a settings class, or something
+  // else entirely (run.Config(ConfigParams, parallelism=...) of an evaluation harness).
+  std::string configured = last == "Config" && !positional.empty() ? text(positional[0]) : "";
+  configured = last_component(configured);
+  bool constructor = last == "Config" ? configured.empty() || settings_class(configured)
+                                      : settings_class(last) || last == "initialize_model_parallel" ||
+                                            last == "replace" || last.ends_with("_executor");
+  for (TSNode s : splats) {
+    PyVal v = eval(s, scope, table, ctx, depth + 1);
+    if (v.object)
+      for (const auto& f : *v.object) facts->push_back(f);  // already recorded where the dict was written
+  }
+  for (const auto& [name, value] : keywords) {
+    if (recipe_call) break;  // bound to the callee's parameters above
+    PyVal v = eval(value, scope, table, ctx, depth + 1);
+    if (v.object)
+      for (const auto& f : *v.object) facts->push_back(f);  // nested config objects (model=Provider(...))
+    auto key = key_for_name(name);
+    if (!key) {
+      if (constructor) table.unrecognized.push_back({name, node_location(ts_node_parent(value)), false});
+      continue;
+    }
+    Fact f = make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name);
+    facts->push_back(f);
+    table.add(std::move(f), false);
+  }
+  if (last == "SlurmExecutor" || last == "LocalExecutor") {
+    std::string launcher;  // "" none, "torchrun", or "?" when written but not known statically
+    for (const auto& [name, value] : keywords) {
+      if (name != "launcher") continue;
+      PyVal l = eval(value, scope, table, ctx, depth + 1);
+      std::string t = l.value.kind() == Value::Kind::kString ? l.value.text() : text(value);
+      launcher = l.value.kind() == Value::Kind::kNull ? ""
+                 : t.find("torchrun") != std::string::npos || t.find("Torchrun") != std::string::npos ||
+                         t == "ft" || t.find("FaultTolerance") != std::string::npos
+                     ? "torchrun"
+                     : "?";
+    }
+    executor_processes(last, launcher, node_location(n), *facts, result);
+  }
+  if (!facts->empty()) result.object = facts;
+  if (result.value.is_known() == false && result.value.unknown_reason() == "not known statically")
+    result.value =
+        Value::unknown("the result of " + (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()");
+  return result;
+}
+
+// The processes a NeMo-Run executor starts per node (nemo_run/core/execution/slurm.py and local.py at
+// NeMo-Run 0c49127199ca), as the executor's ntasks_per_node. Without a launcher, srun starts
+// ntasks_per_node tasks (default 1); with torchrun, nproc_per_node(): torchrun_nproc_per_node if set,
+// else gpus_per_node when ntasks_per_node is 1, else gpus_per_task, else ntasks_per_node. A
+// LocalExecutor without a launcher runs one process and Lightning spawns the trainer's devices itself:
+// nothing to join.
+void PythonParser::executor_processes(const std::string& kind, const std::string& launcher,
+                                      const Location& at, std::vector<Fact>& facts, PyVal& result) {
+  if (kind == "LocalExecutor" && launcher.empty()) return;
+  result.executor = true;
+  auto find = [&](std::string_view spelling) -> const Fact* {
+    for (auto it = facts.rbegin(); it != facts.rend(); ++it)
+      if (it->spelling == spelling) return &*it;
+    return nullptr;
+  };
+  const Fact* tasks = find("ntasks_per_node");
+  std::optional<Fact> default_tasks;
+  if (!tasks) {
+    default_tasks = make_fact(Key::kNtasksPerNode, known(Value::integer(1)), at, Origin::kPythonKwarg,
+                              "NeMo-Run's default ntasks_per_node=1");
+    tasks = &*default_tasks;
+  }
+  const Fact* chosen = tasks;
+  if (launcher == "?") {
+    default_tasks = make_fact(Key::kNtasksPerNode,
+                              known(Value::unknown("the executor's launcher is not known statically")), at,
+                              Origin::kPythonKwarg, "the executor's processes per node");
+    chosen = &*default_tasks;
+  } else if (kind == "SlurmExecutor" && launcher == "torchrun") {
+    if (const Fact* t = find("torchrun_nproc_per_node")) {
+      chosen = t;
+    } else if (const Fact* g = find("gpus_per_node");
+               g && (!tasks || tasks->value.as_int() == std::optional<std::int64_t>(1))) {
+      chosen = g;
+    } else if (const Fact* gt = find("gpus_per_task")) {
+      chosen = gt;
+    }
+  }
+  Fact per_node = *chosen;
+  per_node.key = Key::kNtasksPerNode;
+  std::erase_if(facts, [](const Fact& f) { return f.key == Key::kNtasksPerNode; });
+  facts.push_back(std::move(per_node));
+}
+
+// run.run(recipe, executor=...) and exp.add(recipe, executor=...): the recipe runs as the processes the
+// executor starts. The trainer's num_nodes is what Lightning is told (NeMo's ConfigValidationPlugin and
+// Lightning's SLURMEnvironment both require it to match the executor's nodes).
+PyVal PythonParser::run_with_executor(TSNode call_node, TSNode task_node, TSNode executor_node, Scope& scope,
+                                      FactTable& table, Context& ctx, int depth) {
+  PyVal task = eval(task_node, scope, table, ctx, depth + 1);
+  PyVal exe = eval(executor_node, scope, table, ctx, depth + 1);
+  PyVal none = known(Value::null());
+  if (!exe.executor || (!task.object && task.recipe.empty())) return none;
+  FactTable joined;
+  joined.recipe = task.recipe;
+  joined.recipe_arguments = task.recipe_arguments;
+  bool executor_nodes = false;
+  if (exe.object)
+    for (const auto& f : *exe.object) executor_nodes |= f.key == Key::kNodes;
+  if (task.object)
+    for (Fact f : *task.object) {
+      if (f.key == Key::kGpusPerNode || f.key == Key::kWorldSize) continue;  // the executor's processes count
+      if (f.key == Key::kNodes) f.key = Key::kNnodes;
+      joined.add(std::move(f), true);
+    }
+  if (exe.object)
+    for (const auto& f : *exe.object) joined.add(f, true);
+  if (!executor_nodes) {  // NeMo-Run executors default to one node
+    // A default, not a written node count: Lightning's check of num_nodes under torchrun is not
+    // SLURM's, and PL106 speaks for SLURM.
+    Fact one = make_fact(Key::kNodes, known(Value::integer(1)), Location{}, Origin::kRecipeDefault,
+                         "the executor's default nodes=1");
+    joined.add(std::move(one), true);
+  }
+  std::string task_text = text(task_node), exe_text = text(executor_node);
+  auto shorten = [](std::string t) { return t.size() > 30 ? t.substr(0, 27) + "..." : t; };
+  std::string description = "run of " + shorten(task_text) + " on " + shorten(exe_text);
+  SourceRange range = node_location(call_node).range;
+  // Read first where it is called (main() from the script's guard, with its arguments), then again as
+  // a function of its own with its defaults: the first reading stands.
+  for (const auto& j : out_.jobs)
+    if (j.range == range && j.description == description) return none;
+  emit(std::move(joined), description, range);
+  RawJob& job = out_.jobs.back();
+  job.launch = LaunchKind::kSrunNative;
+  job.gpu_entry_point = true;
+  job.executor_runs_recipe = true;
+  if (job.framework == Framework::kUnknown) job.framework = Framework::kNemo2;
+  return none;
+}
+
+// A call to a recipe function (of this module or an imported local one): read it with the arguments
+// bound, and inherit its settings.
+PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& positional,
+                           const std::vector<std::pair<std::string, Arg>>& keywords, FactTable& table,
+                           Context& ctx, int depth) {
+  PyVal out = known(Value::unknown("the result of " + fname + "()"));
+  std::string qualified = std::string(path_) + ":" + fname;
+  if (ctx.call_depth >= kMaxCallDepth || graph_.statements_read > kMaxStatements ||
+      std::find(ctx.call_stack.begin(), ctx.call_stack.end(), qualified) != ctx.call_stack.end())
+    return out;
+  TSNode fn = functions_.at(fname);
+  Scope callee = module_scope_;
+  FactTable inner;
+  bind_defaults(fn, fname, callee, inner, ctx);
+  // Bind the caller's arguments over the defaults.
+  TSNode params = by_field<"parameters">(fn);
+  std::vector<std::string> names;
+  for (std::uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    TSNode nm = type_of(p) == "identifier" ? p : by_field<"name">(p);
+    if (type_of(p) == "typed_parameter") nm = ts_node_named_child(p, 0);
+    names.push_back(ts_node_is_null(nm) ? "" : text(nm));
+  }
+  auto bind = [&](const std::string& name, const Arg& arg) {
+    PyVal bound = arg.value;
+    bound.via.insert(bound.via.begin(), {arg.where, name + " passed to " + fname + "() here"});
+    callee[name] = bound;
+    if (auto key = key_for_name(name)) {
+      // The caller's argument replaces the callee's default for that setting.
+      for (std::size_t i = inner.facts.size(); i-- > 0;)
+        if (inner.facts[i].key == *key && inner.facts[i].origin == Origin::kRecipeDefault) {
+          inner.facts.erase(inner.facts.begin() + static_cast<long>(i));
+          inner.inherited.erase(inner.inherited.begin() + static_cast<long>(i));
+        }
+      inner.add(make_fact(*key, arg.value, arg.where, Origin::kPythonKwarg, name), true);
+    }
+  };
+  for (std::size_t i = 0; i < positional.size() && i < names.size(); ++i) bind(names[i], positional[i]);
+  for (const auto& [name, arg] : keywords) bind(name, arg);
+  Context c = ctx;
+  ++c.call_depth;
+  c.call_stack.push_back(qualified);
+  c.in_loop = false;
+  PyVal saved = return_value_;
+  return_value_ = PyVal{};
+  TSNode body = by_field<"body">(fn);
+  if (!ts_node_is_null(body)) walk_block(body, callee, inner, c, depth + 1, false);
+  PyVal returned = return_value_;
+  return_value_ = saved;
+  auto facts = std::make_shared<std::vector<Fact>>();
+  graph_.statements_read += inner.facts.size();  // inherited settings count against the same budget
+  for (auto f : inner.facts) {
+    if (f.origin == Origin::kRecipeName) continue;
+    f.written_at.push_back({f.location, "set in " + fname + "()"});
+    facts->push_back(f);
+    table.add(std::move(f), true);  // inherited: the caller's own settings win without conflict
+  }
+  if (table.recipe.empty()) {  // the callee builds on a library recipe
+    table.recipe = inner.recipe;
+    table.recipe_changed_by = inner.recipe_changed_by;
+    table.recipe_arguments = inner.recipe_arguments;
+  }
+  out.recipe = inner.recipe;
+  out.recipe_arguments = inner.recipe_arguments;
+  out.library_recipe = !inner.recipe.empty() && inner.recipe_changed_by.empty();
+  out.executor = returned.executor;
+  out.object = facts;
+  if (returned.value.is_known()) out.value = returned.value;
+  return out;
+}
+
+}  // namespace parlint::py

@@ -1,0 +1,283 @@
+// Simple commands: the environment prefix, srun/salloc/sbatch allocations, shells and eval (re-parsed),
+// source, read, set -a, and the wrappers that run another command.
+#include "parsers/shell_interpreter.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include <filesystem>
+#include "parsers/sourced_path.h"
+#include "parsers/tree_sitter_children.h"
+
+namespace parlint::shell {
+
+void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, Redirects redirects) {
+  std::vector<ShellText> words;
+  Env overlay;
+  bool skip_arguments = launches_nothing(n, src);
+  std::uint32_t previous_end = 0;
+  for (TSNode c : NamedChildren(n)) {
+    std::string_view ct = node_type(c);
+    if (ct == "variable_assignment") {
+      Env tmp = env;
+      assign(c, src, tmp, ctx, true, false);
+      TSNode nm = by_field<"name">(c);
+      if (!ts_node_is_null(nm)) {
+        if (const auto* assigned = tmp.slot(text_of(nm, src))) overlay.share(text_of(nm, src), *assigned);
+      }
+      continue;
+    }
+    if (ct == "herestring_redirect") {
+      redirects.herestring = true;
+      continue;
+    }
+    if (ct == "file_redirect" || ct == "heredoc_redirect" || ct == "comment") continue;
+    if (ct == "command_name")
+      c = ts_node_named_child(c, 0);
+    else if (skip_arguments)
+      continue;
+    // Arguments with no blank between them are one word to bash, even where the grammar splits
+    // them in two ($A/x_$B.log).
+    bool glued = !words.empty() && ts_node_start_byte(c) == previous_end;
+    previous_end = ts_node_end_byte(c);
+    auto fields = expand_fields(c, src, env, ctx);
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      if (k == 0 && glued) {
+        words.back().append(fields[0]);
+        words.back().forget_written();
+      } else {
+        words.push_back(std::move(fields[k]));
+      }
+    }
+  }
+  if (words.empty() || skip_arguments) return;
+  Location where = node_location(n, src);
+  handle_words(words, 0, where, redirects, env, overlay, ctx);
+}
+
+// Parses `text` as shell and walks it: bash -c strings, eval, here-documents fed to a shell.
+void ShellParser::reparse(const ShellText& text, Env& env, Context& ctx, bool read_directives) {
+  if (ctx.nesting >= kMaxNesting) return;
+  Source inner;
+  inner.text = text.text;
+  inner.origin = text.origin;
+  inner.file = -1;
+  if (!text.unknown_reasons.empty() &&
+      text.unknown_reasons.size() ==
+          static_cast<std::size_t>(std::count(text.text.begin(), text.text.end(), kUnknownByte))) {
+    std::size_t k = 0;
+    for (std::uint32_t b = 0; b < text.text.size(); ++b)
+      if (text.text[b] == kUnknownByte) inner.unknown_reasons.emplace_back(b, text.unknown_reasons[k++]);
+  }
+  Context c = ctx;
+  ++c.nesting;
+  Env local = env;
+  parse_and_walk(inner, local, c, read_directives, true);
+}
+
+// Most commands of a launch script (echo, mkdir, scontrol, seq, ...) launch nothing and change no
+// variable. When a command's name is written out literally, is none of the names handle_words reads,
+// and expanding its arguments cannot assign (${X:=v}) or run anything ($(...), `...`, <(...)), its
+// arguments are not expanded at all: expansion, with an origin for every byte, was most of the cost
+// of reading a script's set-up code.
+bool ShellParser::launches_nothing(TSNode command, const Source& src) const {
+  TSNode name_node = by_field<"name">(command);
+  if (ts_node_is_null(name_node) || ts_node_named_child_count(name_node) != 1) return false;
+  TSNode word = ts_node_named_child(name_node, 0);
+  if (node_type(word) != "word") return false;
+  std::string_view text(src.text.data() + ts_node_start_byte(word),
+                        ts_node_end_byte(word) - ts_node_start_byte(word));
+  if (text.find_first_of("$\\\"'`=") != std::string_view::npos || handled_command(basename(text)))
+    return false;
+  std::string_view all(src.text.data() + ts_node_start_byte(command),
+                       ts_node_end_byte(command) - ts_node_start_byte(command));
+  if (all.find('`') != std::string_view::npos || all.find("$(") != std::string_view::npos ||
+      all.find("<(") != std::string_view::npos || all.find(">(") != std::string_view::npos)
+    return false;
+  for (auto open = all.find("${"); open != std::string_view::npos; open = all.find("${", open + 2)) {
+    auto close = all.find('}', open);
+    if (all.substr(open, close == std::string_view::npos ? close : close - open).find('=') !=
+        std::string_view::npos)
+      return false;
+  }
+  return true;
+}
+
+// Every command name handle_words acts on (keep the two in step).
+bool ShellParser::handled_command(std::string_view name) {
+  static const std::set<std::string, std::less<>> kNames = {
+      "srun",   "salloc", "sbatch", "bash", "sh",       "zsh",       "dash",   "eval",
+      "source", ".",      "read",   "set",  "torchrun", "deepspeed", "mpirun", "mpiexec"};
+  return kNames.contains(name) || kSimpleWrappers.contains(name) || kScanWrappers.contains(name) ||
+         is_python(name);
+}
+
+void ShellParser::handle_words(std::vector<ShellText>& w, std::size_t i, const Location& where,
+                               const Redirects& redirects, Env& env, Env& overlay, Context& ctx) {
+  // Leading NAME=value words (after `env`) set the command's environment.
+  while (i < w.size()) {
+    auto eq = w[i].text.find('=');
+    if (eq == std::string::npos || eq == 0 ||
+        !std::all_of(w[i].text.begin(), w[i].text.begin() + static_cast<long>(eq),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+      break;
+    Var v;
+    v.value.text = w[i].text.substr(eq + 1);
+    v.value.origin = w[i].origin.slice(eq + 1);
+    v.value.unknown_reasons = w[i].unknown_reasons;
+    v.exported = true;
+    v.assigned_at = text_location(w[i]);
+    v.assigned_text = w[i].text;
+    overlay.set(w[i].text.substr(0, eq), v);
+    ++i;
+  }
+  if (i >= w.size()) return;
+  std::string name(basename(w[i].text));
+  if (name == "srun") {
+    Allocation step = ctx.under_srun ? ctx.step : ctx.groups[0];
+    std::vector<Word> opts;
+    for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
+    for (const auto& o : opts)
+      if (o.text.starts_with("--het-group=")) {
+        auto g = parse_int(std::string_view(o.text).substr(12));
+        if (g && *g >= 0 && static_cast<std::size_t>(*g) < ctx.groups.size())
+          step = ctx.groups[static_cast<std::size_t>(*g)];
+      }
+    std::size_t used = parse_slurm_options(opts, step, Origin::kLauncherFlag, "srun ", true);
+    Context c = ctx;
+    c.under_srun = true;
+    c.under_mpi = false;
+    c.step = step;
+    return handle_words(w, i + 1 + used, where, redirects, env, overlay, c);
+  }
+  if (name == "salloc") {
+    std::vector<Word> opts;
+    for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
+    std::size_t used = parse_slurm_options(opts, ctx.groups[0], Origin::kLauncherFlag, "salloc ", true);
+    ctx.has_directives = true;
+    return handle_words(w, i + 1 + used, where, redirects, env, overlay, ctx);
+  }
+  if (name == "sbatch") {
+    if (!redirects.heredoc) return;  // submitting another file: read with cross-file resolution
+    Context c;
+    c.nesting = ctx.nesting;
+    std::vector<Word> opts;
+    for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
+    parse_slurm_options(opts, c.groups[0], Origin::kLauncherFlag, "sbatch ", true);
+    c.has_directives = true;
+    Env local = env;
+    return reparse(*redirects.heredoc, local, c, true);
+  }
+  if (name == "bash" || name == "sh" || name == "zsh" || name == "dash") {
+    for (std::size_t k = i + 1; k < w.size(); ++k) {
+      if (w[k].text == "-c" && k + 1 < w.size()) return reparse(w[k + 1], env, ctx, false);
+      if (!w[k].text.starts_with("-")) return;  // a script file
+    }
+    if (redirects.heredoc) reparse(*redirects.heredoc, env, ctx, false);
+    return;
+  }
+  if (name == "eval") {
+    ShellText joined;
+    for (std::size_t k = i + 1; k < w.size(); ++k) {
+      if (k > i + 1) joined.push(' ', {});
+      joined.append(w[k]);
+    }
+    return reparse(joined, env, ctx, false);
+  }
+  if (name == "source" || name == ".") return source_file(w, i, env, ctx);
+  if (name == "read") return read_command(w, i, redirects, env);
+  if (name == "set") {
+    for (std::size_t k = i + 1; k < w.size(); ++k)
+      if (w[k].text.starts_with("-") && w[k].text.find('a') != std::string::npos) ctx.all_export = true;
+    return;
+  }
+  if (kSimpleWrappers.contains(name)) {
+    std::size_t k = i + 1;
+    while (k < w.size() && w[k].text.starts_with("-")) ++k;
+    if (name == "taskset" && k < w.size()) ++k;  // its CPU list
+    return handle_words(w, k, where, redirects, env, overlay, ctx);
+  }
+  if (kScanWrappers.contains(name)) {
+    // Container and environment runners: the command starts at the first launcher or interpreter.
+    for (std::size_t k = i + 1; k < w.size(); ++k) {
+      std::string_view b = basename(w[k].text);
+      if (b == "torchrun" || is_python(b) || b == "bash" || b == "sh" || b == "deepspeed" || b == "srun")
+        return handle_words(w, k, where, redirects, env, overlay, ctx);
+    }
+    return;
+  }
+  if (name == "torchrun") return torchrun(w, i + 1, where, env, overlay, ctx);
+  if (name == "deepspeed") return deepspeed(w, i + 1, where, env, overlay, ctx);
+  if (name == "mpirun" || name == "mpiexec") return mpirun(w, i + 1, where, redirects, env, overlay, ctx);
+  if (is_python(name)) return python(w, i + 1, where, env, overlay, ctx);
+}
+
+void ShellParser::read_command(std::vector<ShellText>& w, std::size_t i, const Redirects& redirects,
+                               Env& env) {
+  std::vector<std::size_t> names;
+  for (std::size_t k = i + 1; k < w.size(); ++k) {
+    const std::string& t = w[k].text;
+    if (t == "-d" || t == "-p" || t == "-a" || t == "-n" || t == "-N" || t == "-t" || t == "-u") {
+      ++k;
+      continue;
+    }
+    if (!t.starts_with("-")) names.push_back(k);
+  }
+  for (std::size_t idx = 0; idx < names.size(); ++idx) {
+    std::string var = w[names[idx]].text;
+    Var v;
+    v.assigned_at = text_location(w[names[idx]]);
+    v.assigned_text = "read " + var;
+    if (redirects.heredoc && names.size() == 1) {
+      v.value = *redirects.heredoc;  // read -r -d '' CMD <<EOF ... EOF
+    } else {
+      v.value.add_unknown(redirects.herestring ? "read from a string at run time (IFS=... read ... <<<)"
+                                               : "read from input at run time");
+    }
+    env.set(var, std::move(v));
+  }
+}
+
+void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env, Context& ctx) {
+  if (i + 1 >= w.size() || ctx.nesting >= kMaxNesting) return;
+  namespace fs = std::filesystem;
+  std::string arg = w[i + 1].text;
+  if (w[i + 1].unknown() || arg.find(kUnknownByte) != std::string::npos) {
+    // source "${SCRIPT_DIR}/${VARIANT}/params.sh": the one file on disk that fits, if there is one.
+    auto found = resolve_sourced_path(arg, kUnknownByte, fs::path(files_[0].path).parent_path().string());
+    if (!found) return;
+    arg = *found;
+  }
+  std::vector<fs::path> candidates;
+  fs::path p(arg);
+  if (p.is_absolute()) {
+    candidates.push_back(p);
+  } else {
+    candidates.push_back(fs::path(files_[0].path).parent_path() / p);
+    candidates.push_back(p);
+  }
+  for (const auto& c : candidates) {
+    std::error_code ec;
+    fs::path canon = fs::weakly_canonical(c, ec);
+    if (ec) continue;
+    std::string key = canon.string();
+    if (std::find(ctx.source_stack.begin(), ctx.source_stack.end(), key) != ctx.source_stack.end()) return;
+    auto read = reader_.read(key, kMaxSourcedFileSize);
+    if (!read) continue;
+    std::string text = std::move(*read);
+    auto owned = std::make_unique<SourceText>(text);
+    const SourceText* ptr = owned.get();
+    files_.push_back({c.lexically_normal().string(), ptr, std::move(owned)});
+    Source s{std::string(ptr->text()), {}, static_cast<int>(files_.size() - 1)};
+    Context inner = ctx;
+    ++inner.nesting;
+    inner.source_stack.push_back(key);
+    TsTree tree(ts_parser_parse_string(thread_bash_parser(), nullptr, s.text.data(),
+                                       static_cast<std::uint32_t>(s.text.size())));
+    if (tree) walk_children(ts_tree_root_node(tree.get()), s, env, inner, 0);  // assignments flow back
+    ctx.all_export = inner.all_export;
+    return;
+  }
+}
+
+}  // namespace parlint::shell

@@ -1,0 +1,188 @@
+// A launch becomes a RawJob: the allocation it runs in, the launcher's facts, the training arguments
+// (Megatron flags, Hydra overrides, recipes), DeepSpeed's config, verl's overrides and the environment.
+#include "parsers/shell_interpreter.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "parsers/deepspeed_config.h"
+
+namespace parlint::shell {
+
+std::optional<Fact> ShellParser::env_fact(Key key, const std::string& name, Env& env, Env& overlay,
+                                          Context& ctx) {
+  const Var* v = overlay.find(name);
+  if (!v) {
+    const Var* e = env.find(name);
+    if (e && (e->exported || ctx.all_export)) v = e;
+  }
+  if (!v) return std::nullopt;
+  Fact f;
+  f.key = key;
+  f.value =
+      v->value.unknown() ? Value::unknown(v->value.unknown_reasons.front()) : hydra_value(v->value.text);
+  f.location = v->assigned_at;
+  f.origin = Origin::kEnv;
+  f.spelling = name;
+  f.written_at = v->value.via;
+  return f;
+}
+
+// A training run, not a CPU helper (tools/preprocess_data.py, MLPerf's log and mount checkers): a
+// distributed launcher, training settings among the arguments, or a training entry point's name.
+// --deepspeed_config FILE: a file the script wrote from a here-document, else the file next to the
+// script (or as written).
+void ShellParser::deepspeed_config(const std::vector<Word>& args, RawJob& job) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view t = args[i].text;
+    std::string name(t.substr(0, t.find('=')));
+    if (name != "--deepspeed_config" && name != "--deepspeed-config") continue;
+    const Word* value = t.find('=') != std::string_view::npos ? &args[i]
+                        : i + 1 < args.size()                 ? &args[i + 1]
+                                                              : nullptr;
+    if (!value || value->unknown) {
+      job.notes.push_back(
+          "the DeepSpeed config is known only at run time; its ZeRO stage and batch sizes are unknown");
+      return;
+    }
+    std::string path = value == &args[i] ? std::string(t.substr(t.find('=') + 1)) : value->text;
+    std::optional<std::string> text;
+    std::string shown = path;
+    if (auto it = written_files_.find(path); it != written_files_.end()) {
+      // Values filled in at run time become '?', which deepspeed_config_facts reads as unknown.
+      std::string body = it->second.text;
+      std::replace(body.begin(), body.end(), kUnknownByte, '?');
+      text = std::move(body);
+      shown += " (written by this script)";
+    } else {
+      std::string found;
+      text = read_beside_script(path, found);
+    }
+    if (!text) {
+      job.notes.push_back("the DeepSpeed config " + path +
+                          " was not found; its ZeRO stage and batch sizes are unknown");
+      return;
+    }
+    for (auto& f : deepspeed_config_facts(*text, value->location, shown)) job.facts.push_back(std::move(f));
+    job.notes.push_back("read the DeepSpeed config " + shown);
+    return;
+  }
+}
+
+// verl's Hydra overrides as parlint reads them: actor_rollout_ref.actor.megatron.X=V (and its
+// override_transformer_config.X) is the Megatron-Core field X; trainer.nnodes / n_gpus_per_node are the
+// GPUs Ray gets; the rest are verl's own keys and are left out.
+std::vector<Word> ShellParser::verl_overrides(const std::vector<Word>& args) {
+  std::vector<Word> out;
+  for (const Word& a : args) {
+    std::string_view t = a.text;
+    while (t.starts_with("+")) t.remove_prefix(1);
+    Word w = a;
+    bool keep = false;
+    for (std::string_view prefix : {"actor_rollout_ref.actor.megatron.override_transformer_config.",
+                                    "actor_rollout_ref.actor.megatron."})
+      if (t.starts_with(prefix) && t.find('.', prefix.size()) > t.find('=')) {
+        w.text = std::string(t.substr(prefix.size()));
+        keep = true;
+        break;
+      }
+    if (t.starts_with("trainer.nnodes="))
+      w.text = "trainer.num_nodes=" + std::string(t.substr(15)), keep = true;
+    if (t.starts_with("trainer.n_gpus_per_node="))
+      w.text = "trainer.devices=" + std::string(t.substr(24)), keep = true;
+    if (t.starts_with("actor_rollout_ref.model.path="))
+      w.text = "--hf-model=" + std::string(t.substr(29)), keep = true;
+    if (keep) out.push_back(std::move(w));
+  }
+  return out;
+}
+
+bool ShellParser::training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta) {
+  if (l.kind == LaunchKind::kTorchrun) return true;
+  // Data preparation and conversion scripts read a recipe or model flags but run on CPUs.
+  std::string_view script = basename(entry);
+  if (entry.find("data_preprocess/") != std::string_view::npos ||
+      entry.find("/preprocess") != std::string_view::npos)
+    return false;
+  for (std::string_view word : {"prepare", "preprocess", "pack_data", "packed_data", "convert", "download",
+                                "tokenize", "tokenizer", "export_", "merge_mp", "checkpoint_util"})
+    if (script.find(word) != std::string_view::npos) return false;
+  if (ta.megatron_flags || ta.hydra_overrides || ta.recipe || ta.lightning_trainer || ta.deepspeed ||
+      !ta.facts.empty())
+    return true;
+  for (std::string_view word :
+       {"train", "pretrain", "finetune", "fine_tune", "sft", "run_recipe", "megatron_"})
+    if (script.find(word) != std::string_view::npos) return true;
+  return false;
+}
+
+void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,
+                       Env& overlay, Context& ctx) {
+  std::string entry = w[l.entry].text;
+  std::vector<Word> args;
+  for (std::size_t k = l.entry + 1; k < w.size(); ++k) args.push_back(to_word(w[k]));
+  // verl (python -m verl.trainer.main_ppo ...): a Ray driver that starts the workers itself; its Hydra
+  // overrides are verl's own keys, with the Megatron-Core fields under actor_rollout_ref.actor.megatron.
+  bool ray_driver = l.module && entry.starts_with("verl.");
+  if (ray_driver) args = verl_overrides(args);
+  TrainingArgs ta = parse_training_args(args);
+
+  RawJob job;
+  job.range = where.range;
+  // Text known only at run time is a placeholder byte inside the parser; never in a job's name.
+  // ${dir}/../../pretrain_gpt.py: the folder is known only at run time, the script is not.
+  std::string_view script = basename(entry);
+  job.description = script.empty() || script.find(kUnknownByte) != std::string_view::npos
+                        ? std::string("launch of a script known only at run time")
+                        : std::string(script) + " launch";
+  if (!l.module && !w[l.entry].unknown() && entry.ends_with(".py")) job.entry_script = entry;
+  if (ta.recipe && !ta.recipe->unknown) job.recipe = ta.recipe->text;
+  if (ta.model && !ta.model->unknown) job.model = ta.model->text;
+  for (auto& c : ta.config_files)
+    if (!c.unknown) job.config_files.push_back(std::move(c));
+  job.under_srun = ctx.under_srun;
+  job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
+  job.gpu_entry_point = training_launch(l, entry, ta);
+  job.launch = l.kind;
+  if (ray_driver) {
+    job.launch = LaunchKind::kNone;  // one driver process; Ray places the workers on the GPUs
+    job.framework = Framework::kVerl;
+    job.description = entry + " (verl, Ray)";
+    job.notes.push_back(
+        "verl starts its workers through Ray: the GPUs are trainer.nnodes x trainer.n_gpus_per_node");
+  }
+  if (l.kind == LaunchKind::kPython && ta.lightning_trainer) job.launch = LaunchKind::kLightning;
+  std::string_view base = basename(entry);
+  if (base.starts_with("pretrain_") || ta.megatron_flags)
+    job.framework = ta.deepspeed ? Framework::kMegatronDeepSpeed : Framework::kMegatronLM;
+  if (base.find("run_recipe") != std::string_view::npos || ta.recipe)
+    job.framework = Framework::kMegatronBridge;
+  if (base.starts_with("megatron_") && base.find("nemo") == std::string_view::npos)
+    job.framework = Framework::kNemo1;
+
+  Allocation a = ctx.under_srun ? ctx.step : ctx.groups[0];
+  derive_gpus_per_node(a);
+  // srun --ntasks counts the ranks only when srun starts them; under torchrun it counts the agents.
+  if (l.kind == LaunchKind::kTorchrun) a.ntasks.reset();
+  if (!ray_driver) {
+    for (const auto* f : {&a.nodes, &a.gpus_per_node, &a.ntasks_per_node, &a.ntasks})
+      if (*f) job.facts.push_back(**f);
+    for (const auto& f : l.launcher_facts) job.facts.push_back(f);
+  }
+  for (auto f : ta.facts) {
+    // On a launch, trainer.num_nodes / trainer.devices are what the framework starts, not the allocation.
+    if (!ray_driver && f.origin == Origin::kOverride && f.key == Key::kNodes) f.key = Key::kNnodes;
+    if (!ray_driver && f.origin == Origin::kOverride && f.key == Key::kGpusPerNode)
+      f.key = Key::kNprocPerNode;
+    job.facts.push_back(std::move(f));
+  }
+  if (job.framework == Framework::kMegatronDeepSpeed) deepspeed_config(args, job);
+  for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));
+  job.unrecognized = std::move(ta.unrecognized);
+  for (Key key : {Key::kCudaDeviceMaxConnections, Key::kNemoHome, Key::kHfHome})
+    if (auto f = env_fact(key, std::string(key_name(key)), env, overlay, ctx))
+      job.facts.push_back(std::move(*f));
+  out_.jobs.push_back(std::move(job));
+}
+
+}  // namespace parlint::shell

@@ -1,0 +1,324 @@
+// The shell interpreter's statements: lists, loops, functions, if/case branches merged, redirections and
+// here-documents, declarations and assignments.
+#include "parsers/shell_interpreter.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "parsers/sbatch_submissions.h"
+#include "parsers/shell_option_merge.h"
+#include "parsers/tree_sitter_children.h"
+
+namespace parlint::shell {
+
+void ShellParser::walk_children(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  for (TSNode child : NamedChildren(n)) walk(child, src, env, ctx, depth + 1);
+}
+
+void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  if (depth > kMaxTreeDepth) {
+    if (!deep_reported_) {
+      deep_reported_ = true;
+      Location loc = node_location(n, src);
+      if (loc.path == out_.path)
+        out_.errors.push_back(
+            {loc.range, "shell nesting deeper than 400 levels; the rest of it was not read", ""});
+    }
+    return;
+  }
+  std::string_view type = node_type(n);
+  if (type == "comment" || type == "ERROR") return;
+  if (type == "variable_assignment") return assign(n, src, env, ctx, false, false);
+  if (type == "variable_assignments") return walk_children(n, src, env, ctx, depth);
+  if (type == "declaration_command") return declare(n, src, env, ctx);
+  if (type == "unset_command") {
+    for (TSNode child : NamedChildren(n)) {
+      ShellText name = expand_joined(child, src, env, ctx);
+      env.erase(name.text);
+    }
+    return;
+  }
+  if (type == "command") return command(n, src, env, ctx, Redirects{});
+  if (type == "redirected_statement") return redirected(n, src, env, ctx, depth);
+  if (type == "if_statement" || type == "case_statement") return branches(n, src, env, ctx, depth);
+  if (type == "for_statement" || type == "c_style_for_statement" || type == "while_statement" ||
+      type == "until_statement") {
+    if (type == "for_statement") {
+      TSNode var = by_field<"variable">(n);
+      if (!ts_node_is_null(var))
+        set_unknown(env, text_of(var, src), "a loop variable with several values", node_location(var, src));
+    }
+    Context inner = ctx;
+    inner.in_loop = true;
+    TSNode body = by_field<"body">(n);
+    if (!ts_node_is_null(body)) walk(body, src, env, inner, depth + 1);
+    return;
+  }
+  if (type == "function_definition") {
+    TSNode body = by_field<"body">(n);
+    Env local = env;
+    Context inner = ctx;
+    if (!ts_node_is_null(body)) walk(body, src, local, inner, depth + 1);
+    return;
+  }
+  if (type == "subshell") {
+    Env local = env;
+    return walk_children(n, src, local, ctx, depth);
+  }
+  if (type == "program" || type == "compound_statement" || type == "do_group" || type == "list" ||
+      type == "pipeline" || type == "negated_command")
+    return walk_children(n, src, env, ctx, depth);
+  // test_command, arithmetic statements and the rest launch nothing.
+}
+
+std::string ShellParser::text_of(TSNode n, const Source& src) const {
+  return src.text.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+void ShellParser::set_unknown(Env& env, const std::string& name, std::string reason, Location where) {
+  Var v;
+  v.value.add_unknown(std::move(reason));
+  v.assigned_at = std::move(where);
+  if (const Var* old = env.find(name)) v.exported = old->exported;
+  env.set(name, std::move(v));
+}
+
+// if / elif / else and case: each branch on its own copy of the variables; afterwards a variable
+// keeps its value only when every branch (and falling through) agrees.
+void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  std::vector<Env> results;
+  bool has_default = false;
+  std::string_view type = node_type(n);
+  Env then_env = env;
+  bool any_then = false;
+  NamedChildren children(n);
+  for (TSNode c : children) {
+    const char* field = children.field_name();
+    std::string_view ct = node_type(c);
+    if (type == "if_statement") {
+      if (field && std::string_view(field) == "condition") {
+        walk(c, src, env, ctx, depth + 1);  // conditions run before any branch
+        continue;
+      }
+      if (ct == "elif_clause" || ct == "else_clause") {
+        Env branch = env;
+        walk_clause(c, src, branch, ctx, depth);
+        results.push_back(std::move(branch));
+        if (ct == "else_clause") has_default = true;
+        continue;
+      }
+      any_then = true;
+      walk(c, src, then_env, ctx, depth + 1);
+    } else if (ct == "case_item") {
+      Env branch = env;
+      TSNode value = by_field<"value">(c);
+      if (!ts_node_is_null(value) && text_of(value, src) == "*") has_default = true;
+      walk_clause(c, src, branch, ctx, depth);
+      results.push_back(std::move(branch));
+    }
+  }
+  if (type == "if_statement") results.insert(results.begin(), any_then ? then_env : env);
+  if (!has_default) results.push_back(env);
+  merge_branches(env, results, node_location(n, src));
+}
+
+void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth) {
+  NamedChildren children(clause);
+  for (TSNode child : children) {
+    const char* field = children.field_name();
+    if (field && (std::string_view(field) == "value" || std::string_view(field) == "condition")) continue;
+    walk(child, src, env, ctx, depth + 1);
+  }
+}
+
+void ShellParser::merge_branches(Env& env, const std::vector<Env>& results, const Location& where) {
+  std::set<std::string> names;  // only the names some branch set or erased can differ
+  for (const auto& r : results) r.changed_since(env, names);
+  for (const auto& name : names) {
+    const std::shared_ptr<Var>* first = nullptr;
+    bool agree = true, untouched = true;
+    const std::shared_ptr<Var>* before = env.slot(name);
+    for (const auto& r : results) {
+      const std::shared_ptr<Var>* here = r.slot(name);
+      if (!here) {
+        agree = false;
+        break;
+      }
+      if (!before || here->get() != before->get()) untouched = false;
+      if (!first)
+        first = here;
+      else if (first->get() != here->get() && !same_text(**first, **here))
+        agree = false;
+    }
+    if (agree && untouched) continue;  // no branch changed it
+    std::string branches = "the branches at line " + std::to_string(where.range.start.line);
+    if (agree && first) {
+      env.share(name, *first);
+    } else if (auto merged = merge_branch_values(results, name, branches)) {
+      env.set(name, std::move(*merged));
+    } else {
+      set_unknown(env, name, "assigned differently in " + branches, where);
+    }
+  }
+}
+
+// The options every branch agrees on, when each branch left the variable an options list.
+std::optional<Var> ShellParser::merge_branch_values(const std::vector<Env>& results, const std::string& name,
+                                                    const std::string& branches) {
+  std::vector<const Var*> values;
+  for (const auto& r : results) {
+    const Var* v = r.find(name);
+    if (!v) return std::nullopt;
+    values.push_back(v);
+  }
+  return merge_option_lists(values, branches);
+}
+
+void ShellParser::redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  Redirects r;
+  TSNode body = by_field<"body">(n);
+  std::optional<ShellText> written_to;  // cat <<EOF > FILE, cat > FILE <<EOF
+  for (TSNode c : NamedChildren(n)) {
+    std::string_view ct = node_type(c);
+    if (ct == "heredoc_redirect") {
+      r.heredoc = heredoc_text(c, src, env, ctx);
+      for (TSNode inner : NamedChildren(c))
+        if (node_type(inner) == "file_redirect") written_to = redirect_target(inner, src, env, ctx);
+    }
+    if (ct == "file_redirect") written_to = redirect_target(c, src, env, ctx);
+    if (ct == "herestring_redirect") r.herestring = true;
+  }
+  // A file the script writes from a here-document (a DeepSpeed config): later launches may name it.
+  if (r.heredoc && written_to && !written_to->unknown() &&
+      written_to->text.find(kUnknownByte) == std::string::npos && !ctx.in_loop)
+    written_files_[written_to->text] = *r.heredoc;
+  if (ts_node_is_null(body)) return;
+  if (node_type(body) == "command") return command(body, src, env, ctx, r);
+  walk(body, src, env, ctx, depth + 1);
+}
+
+// The file a `> FILE` redirect writes (not `>>`, `2>`, `<`).
+std::optional<ShellText> ShellParser::redirect_target(TSNode redirect, const Source& src, Env& env,
+                                                      Context& ctx) {
+  std::string op;
+  for (TSNode c : Children(redirect))
+    if (!ts_node_is_named(c)) op += node_type(c);
+  if (op != ">" && op != ">|") return std::nullopt;
+  TSNode dest = by_field<"destination">(redirect);
+  if (ts_node_is_null(dest)) return std::nullopt;
+  return expand_joined(dest, src, env, ctx);
+}
+
+ShellText ShellParser::heredoc_text(TSNode redirect, const Source& src, Env& env, Context& ctx) {
+  ShellText t;
+  TSNode start{}, body{};
+  bool have_body = false;
+  for (TSNode c : NamedChildren(redirect)) {
+    if (node_type(c) == "heredoc_start") start = c;
+    if (node_type(c) == "heredoc_body") {
+      body = c;
+      have_body = true;
+    }
+  }
+  if (!have_body) return t;
+  std::string delim = ts_node_is_null(start) ? "" : text_of(start, src);
+  bool quoted = delim.find_first_of("'\"\\") != std::string::npos;
+  std::uint32_t pos = ts_node_start_byte(body), end = ts_node_end_byte(body);
+  auto literal = [&](std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t i = from; i < to; ++i) {
+      char c = src.text[i];
+      // In an unquoted heredoc, \$ \` and \\ lose their backslash; the rest stays as written.
+      if (!quoted && c == '\\' && i + 1 < to &&
+          (src.text[i + 1] == '$' || src.text[i + 1] == '`' || src.text[i + 1] == '\\')) {
+        ++i;
+        c = src.text[i];
+      }
+      t.push(c, src.at(i));
+    }
+  };
+  if (!quoted) {
+    for (TSNode c : NamedChildren(body)) {
+      literal(pos, ts_node_start_byte(c));
+      t.append(expand_joined(c, src, env, ctx));
+      pos = ts_node_end_byte(c);
+    }
+  }
+  literal(pos, end);
+  return t;
+}
+
+void ShellParser::declare(TSNode n, const Source& src, Env& env, Context& ctx) {
+  std::string keyword;
+  if (ts_node_child_count(n) > 0) keyword = node_type(ts_node_child(n, 0));
+  bool exported = keyword == "export";
+  for (TSNode c : NamedChildren(n)) {
+    std::string_view ct = node_type(c);
+    if (ct == "word" && text_of(c, src).find('x') != std::string::npos && text_of(c, src).starts_with("-"))
+      exported = true;  // declare -x
+    if (ct == "variable_assignment") assign(c, src, env, ctx, exported, true);
+    if (ct == "variable_name" && exported) env.edit(text_of(c, src)).exported = true;
+  }
+}
+
+void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bool exported, bool declared) {
+  TSNode name_node = by_field<"name">(n);
+  TSNode value = by_field<"value">(n);
+  if (ts_node_is_null(name_node)) return;
+  std::string name = text_of(name_node, src);
+  if (node_type(name_node) == "subscript") return;  // A[3]=x: element updates are not tracked
+  bool append = false;
+  for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i)
+    if (node_type(ts_node_child(n, i)) == "+=") append = true;
+  Var v;
+  const Var* existing = env.find(name);
+  v.exported = exported || ctx.all_export || (existing && existing->exported);
+  v.assigned_at = node_location(n, src);
+  v.assigned_text = text_of(n, src);
+  if (auto nl = v.assigned_text.find('\n'); nl != std::string::npos)
+    v.assigned_text = v.assigned_text.substr(0, nl) + " ...";
+  if (v.assigned_text.size() > 60) v.assigned_text = v.assigned_text.substr(0, 57) + "...";
+  if (!ts_node_is_null(value) && node_type(value) == "array") {
+    v.is_array = true;
+    std::vector<ShellText> added;
+    for (TSNode el : NamedChildren(value)) {
+      if (node_type(el) == "comment") continue;
+      for (auto& field : expand_fields(el, src, env, ctx)) added.push_back(std::move(field));
+    }
+    if (append && existing) {
+      // ARR+=(...) extends the array: take the old elements and joined value over (cloned only when
+      // another scope still shares them) instead of rebuilding them, which made appends quadratic.
+      Var& old = env.edit(name);
+      v.elements = std::move(old.elements);
+      v.value = std::move(old.value);
+      existing = nullptr;
+    }
+    for (auto& e : added) {
+      if (!v.elements.empty()) v.value.push(' ', {});
+      v.value.append(e);
+      v.elements.push_back(std::move(e));
+    }
+  } else {
+    if (append && existing) v.value = existing->value;
+    if (!ts_node_is_null(value)) {
+      ShellText t = expand_joined(value, src, env, ctx);
+      t.forget_written();
+      v.value.append(t);
+      v.value.via = t.via;
+      if (!t.unknown() && !t.text.empty()) {
+        out_.literals.push_back({name, t.text, node_location(value, src)});
+        if (node_type(value) == "arithmetic_expansion") size_expression(name, value, src, env, ctx);
+      } else if (node_type(value) == "arithmetic_expansion") {
+        size_expression(name, value, src, env, ctx);
+      }
+    }
+  }
+  if (ctx.in_loop) {
+    v.value = ShellText{};
+    v.value.add_unknown("assigned in a loop");
+    v.elements.clear();
+  }
+  (void)declared;
+  env.set(name, std::move(v));
+}
+
+}  // namespace parlint::shell
