@@ -18,6 +18,7 @@
 #include "lint/lsp/suppression_edit.h"
 #include "lint/lsp/text_document.h"
 #include "lint/rule.h"
+#include "lint/uri.h"
 #include "parsers/source_files.h"
 
 namespace parlint::lsp {
@@ -29,20 +30,6 @@ using Clock = std::chrono::steady_clock;
 // JSON-RPC and LSP error codes.
 constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = -32601,
               kInvalidParams = -32602, kServerNotInitialized = -32002;
-
-std::string percent_decode(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
 
 std::string uri_to_path(const std::string& uri) {
   if (uri.starts_with("file://")) {
@@ -56,14 +43,7 @@ std::string uri_to_path(const std::string& uri) {
 }
 
 std::string path_to_uri(const std::string& path) {
-  std::string out = "file://";
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~')
-      out += static_cast<char>(c);
-    else
-      out += fmt::format("%{:02X}", c);
-  }
-  return out;
+  return "file://" + percent_encode_path(path);
 }
 
 // Unsaved documents named without an extension still lint as what the editor says they are.

@@ -50,4 +50,31 @@ std::string escape_control(std::string_view s) {
   return out;
 }
 
+void append_xml_escaped(std::string& out, char c) {
+  switch (c) {
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      // XML 1.0 has no other control characters, even as references.
+      if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
+  }
+}
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) append_xml_escaped(out, c);
+  return out;
+}
+
 }  // namespace parlint

@@ -73,30 +73,14 @@ std::string full_message(const Diagnostic& d) {
 std::string cell(std::string_view s) {
   std::string out;
   for (char c : visible(s)) {
-    switch (c) {
-      case '|':
-        out += "\\|";
-        break;
-      case '\n':
-        out += "<br>";
-        break;
-      case '\r':
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '`':
-        out += "&#96;";
-        break;
-      default:
-        out += c;
-    }
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += "<br>";
+    else if (c == '`')
+      out += "&#96;";
+    else if (c != '\r')
+      append_xml_escaped(out, c);
   }
   return out;
 }

@@ -14,29 +14,6 @@ namespace {
 
 constexpr std::int64_t kMaxDrawn = 4096;  // GPUs drawn; larger jobs are summarised instead
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n') out += c;
-    }
-  }
-  return out;
-}
-
 std::string colour(std::int64_t i) {
   // Golden-angle hues keep neighbouring groups apart; written as #rrggbb, which every SVG renderer reads.
   double h = static_cast<double>((i * 137) % 360) / 60.0, s = 0.65,

@@ -39,4 +39,9 @@ std::optional<std::string> layout_svg(const Job& job, std::string& why_not);
 // become visible escapes such as \x1b, so no input can move the cursor or recolour the screen.
 std::string escape_control(std::string_view s);
 
+// `s` as XML/HTML character data or an attribute value: <, >, & and " as entities; control characters
+// other than newline and tab (which XML 1.0 does not allow) left out.
+std::string xml_escape(std::string_view s);
+void append_xml_escaped(std::string& out, char c);
+
 }  // namespace parlint

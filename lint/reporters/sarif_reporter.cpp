@@ -10,29 +10,18 @@
 #include "generated/version.h"
 #include "lint/reporters/reporter.h"
 #include "lint/rule.h"
+#include "lint/uri.h"
 
 namespace parlint {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-// Percent-encodes a path into a URI reference: unreserved characters and `/` stay.
-std::string uri_encode(std::string_view path) {
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
-      out += static_cast<char>(c);
-    else
-      out += fmt::format("%{:02X}", c);
-  }
-  return out;
-}
-
 json artifact_location(const std::string& path) {
   std::string p = path;
   while (p.starts_with("./")) p.erase(0, 2);
-  if (!p.empty() && p[0] == '/') return {{"uri", "file://" + uri_encode(p)}};
-  return {{"uri", uri_encode(p)}, {"uriBaseId", "%SRCROOT%"}};
+  if (!p.empty() && p[0] == '/') return {{"uri", "file://" + percent_encode_path(p)}};
+  return {{"uri", percent_encode_path(p)}, {"uriBaseId", "%SRCROOT%"}};
 }
 
 json physical_location(const Location& loc) {
@@ -176,19 +165,20 @@ void report_sarif(const RunResult& result, const ReportOptions&, std::ostream& o
   std::string cwd = std::filesystem::current_path(ec).string();
   if (cwd.empty() || cwd.back() != '/') cwd += '/';
 
-  json run = {{"tool",
-               {{"driver",
-                 {{"name", "parlint"},
-                  {"version", PARLINT_VERSION},
-                  {"semanticVersion", PARLINT_VERSION},
-                  {"informationUri", PARLINT_DOCS_URL},
-                  {"rules", rules}}}}},
-              {"invocations", json::array({{{"executionSuccessful", result.errors.empty()},
-                                            {"toolExecutionNotifications", notifications},
-                                            {"workingDirectory", {{"uri", "file://" + uri_encode(cwd)}}}}})},
-              {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + uri_encode(cwd)}}}}},
-              {"columnKind", "unicodeCodePoints"},
-              {"results", results}};
+  json run = {
+      {"tool",
+       {{"driver",
+         {{"name", "parlint"},
+          {"version", PARLINT_VERSION},
+          {"semanticVersion", PARLINT_VERSION},
+          {"informationUri", PARLINT_DOCS_URL},
+          {"rules", rules}}}}},
+      {"invocations", json::array({{{"executionSuccessful", result.errors.empty()},
+                                    {"toolExecutionNotifications", notifications},
+                                    {"workingDirectory", {{"uri", "file://" + percent_encode_path(cwd)}}}}})},
+      {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + percent_encode_path(cwd)}}}}},
+      {"columnKind", "unicodeCodePoints"},
+      {"results", results}};
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({run})}};
