@@ -77,7 +77,7 @@ def main() -> int:
     if errors:
         for e in sorted(set(errors)):
             print("layering: " + e, file=sys.stderr)
-        print(f"layering: {len(errors)} include(s) across the line between parts (DESIGN.md §2)", file=sys.stderr)
+        print(f"layering: {len(errors)} include(s) across the line between parts (docs/contributing.md, \"Layout\")", file=sys.stderr)
         return 1
     stamp.write_text("ok\n")
     return 0

@@ -56,8 +56,13 @@ The domain comes from `--nvlink-domain N`, an explicit `--cluster` profile (`gb2
 `gb300-nvl72` have 72-GPU domains), the job's own GPUs per node, or the default `dgx-h100` profile (8).
 
 ## References
-- reference/megatron-rules.md §1 "How ranks are laid out" (RankGenerator: a TP group is TP consecutive ranks)
-- reference/memory-and-hardware.md §5 (NVLink domain sizes)
+- Megatron-LM `megatron/core/parallel_state.py:465@d98e8a64ddf3` (RankGenerator: a TP group is TP
+  consecutive ranks; default order `tp-cp-ep-dp-pp` at line 617; the expert grid puts ETP in the `tp`
+  slot, line 888)
+- Megatron-LM `megatron/core/parallel_state.py:755-769@d98e8a64ddf3` (docstring: TP groups `[g0, g1]`,
+  `[g2, g3]`, …; adjacent ranks are expected to share a box)
+- Megatron-Bridge `scripts/performance/utils/utils.py:316-328@067f987df03b` (NVLink domain sizes: 8 GPUs
+  for H100, B200, B300; 72 for GB200, GB300)
 )md"};
 
 // TP groups are `size` consecutive ranks; count those in the first `world` ranks that touch two domains.

@@ -49,7 +49,15 @@ When some sizes are unknown, the product of the known ones is checked: every siz
 multiplies it, so if that product does not divide the world size, no value of the others can.
 
 ## References
-- reference/megatron-rules.md §1, rules W1, W1b, W1c, W2
+- Megatron-LM `megatron/training/arguments.py:424-434@d98e8a64ddf3` (validate_args asserts W % (TP·PP·CP))
+- Megatron-LM `megatron/core/parallel_state.py:815-823@d98e8a64ddf3` (dense mesh: RuntimeError
+  unless W % (TP·PP·CP) = 0)
+- Megatron-LM `megatron/core/parallel_state.py:871-884@d98e8a64ddf3` (expert mesh: unset ETP becomes TP;
+  RuntimeError unless W % (ETP·EP·PP) = 0)
+- Megatron-Bridge `src/megatron/bridge/training/config.py:1019-1026@067f987df03b` (asserts W % (TP·PP·CP);
+  called by `set_data_parallel_size`, line 1037)
+- Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:87-88@067f987df03b` (unset ETP becomes
+  1 when EP > 1)
 )md"};
 
 class WorldSizeIndivisible final : public Rule {

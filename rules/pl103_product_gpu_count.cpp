@@ -59,8 +59,15 @@ model:
 Valid in every framework; this is advice, not an error.
 
 ## References
-- reference/megatron-rules.md §1 "Minimum world size" and §12.1 (the `max` vs `lcm` documentation error)
-- DESIGN §1.5
+- Megatron-LM `megatron/core/parallel_state.py:822-823@d98e8a64ddf3` and `:881-884` (W must be a multiple
+  of TP·PP·CP and of ETP·EP·PP, so the smallest valid W is PP·lcm(TP·CP, EP·ETP))
+- Megatron-Bridge `skills/nemo-mbridge-perf-parallelism-strategies/SKILL.md:151-153@067f987df03b` (calls
+  PP·TP·CP·EP·ETP wrong: it over-allocates GPUs)
+- Megatron-Bridge `skills/nemo-mbridge-perf-parallelism-strategies/SKILL.md:148@067f987df03b` (gives the
+  minimum as PP·max(TP·CP, EP·ETP): the same as the lcm only when one size divides the other; TP 4, EP 6
+  needs 12, not 6)
+- Megatron-Bridge `src/megatron/bridge/perf_recipes/deepseek/h100/deepseek_v3.py:28-38@067f987df03b`
+  (DeepSeek-V3 on 1024 H100: TP 2, PP 8, EP 64, exactly the product)
 )md"};
 
 class ProductGpuCount final : public Rule {

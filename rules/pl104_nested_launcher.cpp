@@ -44,7 +44,13 @@ srun torchrun --nproc_per_node=8 --nnodes=2 pretrain_gpt.py --tensor-model-paral
 Not a framework check: torch.distributed fails at rendezvous (port collisions) or starts a wrong world.
 
 ## References
-- reference/syntax-in-the-wild.md §1 ("with =1, torchrun spawns the GPU ranks")
+- `man srun` (srun runs one copy of its command per task; `--ntasks-per-node`)
+- PyTorch torchrun documentation, https://pytorch.org/docs/stable/elastic/run.html (each torchrun starts
+  `--nproc-per-node` workers)
+- NeMo-Run `nemo_run/core/execution/slurm.py:710-712@0c49127199ca` (with a torchrun launcher it sets one
+  task per node)
+- Megatron-Bridge `skills/nemo-mbridge-multi-node-slurm/SKILL.md:101@067f987df03b` (8 tasks x 8 torchrun
+  workers = 64 processes per node: EADDRINUSE)
 )md"};
 
 class NestedLauncher final : public Rule {

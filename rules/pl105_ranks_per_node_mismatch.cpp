@@ -51,7 +51,14 @@ Without a GPU request in the job (and no `--gpus-per-node`), GPUs per node are u
 is silent; PL107 reports the missing request. When PL104 fires for a launch, PL105 is not reported.
 
 ## References
-- DESIGN §2 "Jobs and world size"
+- Megatron-LM `megatron/training/initialize.py:289@d98e8a64ddf3` (each rank takes GPU `local_rank`)
+- Megatron-Bridge `src/megatron/bridge/training/initialize.py:720@067f987df03b` (the same, from the local
+  rank)
+- Lightning `src/lightning/fabric/plugins/environments/slurm.py:161-166@7f0c3436cd3f` (under srun, NeMo's
+  `trainer.devices` must equal `--ntasks-per-node`)
+- NCCL issue https://github.com/NVIDIA/nccl/issues/418 ("Duplicate GPU detected": two ranks on one GPU are
+  refused; a maintainer says it cannot work)
+- `man sbatch` (`--gpus-per-node`, `--ntasks-per-node`)
 )md"};
 
 class RanksPerNodeMismatch final : public Rule {

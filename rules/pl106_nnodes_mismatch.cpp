@@ -46,7 +46,13 @@ executor's nodes; NeMo's ConfigValidationPlugin asserts `task.trainer.num_nodes 
 (nemo/lightning/run/plugins.py:344 at NeMo 8cfedd720346).
 
 ## References
-- DESIGN §3
+- Lightning `src/lightning/fabric/plugins/environments/slurm.py:167-172@7f0c3436cd3f`
+  (SLURMEnvironment.validate_settings: `num_nodes` must equal `SLURM_NNODES`)
+- NeMo `nemo/lightning/run/plugins.py:341-345@8cfedd720346` (ConfigValidationPlugin:
+  `trainer.num_nodes == executor.nodes`)
+- PyTorch torchrun documentation, https://pytorch.org/docs/stable/elastic/run.html (`--nnodes`: the
+  rendezvous waits for that many nodes)
+- `man sbatch` (`--nodes`) and `man srun` (`-N`)
 )md"};
 
 class NnodesMismatch final : public Rule {

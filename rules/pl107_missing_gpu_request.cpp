@@ -41,7 +41,9 @@ srun python pretrain_gpt.py --tensor-model-parallel-size 8
 CUDA initialisation fails (`no CUDA GPUs are available`) on clusters without default GPUs.
 
 ## References
-- reference/syntax-in-the-wild.md §1 (GPU request forms)
+- `man sbatch` (`--gpus-per-node`, `--gres=gpu:N`, `--gpus`/`-G`: the forms of a GPU request)
+- Slurm, Generic Resource (GRES) Scheduling, https://slurm.schedmd.com/gres.html (GPUs are a generic
+  resource; a job sees only the GPUs it was allocated)
 )md"};
 
 class MissingGpuRequest final : public Rule {

@@ -45,14 +45,22 @@ raises, a **warning** where the framework turns SP off first (the job runs, with
 | framework | what happens | severity |
 |---|---|---|
 | Megatron-Core / NeMo 2 | raises ValueError | error |
-| Megatron-LM | warns "Disabling sequence parallelism because tensor model parallelism is disabled", SP off (`megatron/training/arguments.py:1432-1438@d98e8a64ddf3`) | warning |
+| Megatron-LM | warns "Disabling sequence parallelism because tensor model parallelism is disabled", SP off (`megatron/training/arguments.py:1433-1439@d98e8a64ddf3`) | warning |
 | Megatron-Bridge | sets `sequence_parallel = False` in the provider's `finalize()` (`src/megatron/bridge/models/transformer_config.py:175@067f987df03b`) | warning |
 | NeMo 1 | logs and sets `sequence_parallel = False` | warning |
 | Megatron-DeepSpeed | sets `sequence_parallel = False` silently (`megatron/arguments.py:387-388@f4157bea69f3`) | warning |
 | verl | warns "set sequence parallel to false as TP size is 1" and turns it off (`verl/workers/config/engine.py:133-135@b178a3cd5`); its own default config has SP on with TP 1 on purpose | not reported |
 
 ## References
-- reference/megatron-rules.md §2, rules T1, T1-MLM, T1-MB, T1-NeMo1
+- Megatron-LM `megatron/core/model_parallel_config.py:502-504@d98e8a64ddf3` (Megatron-Core: ValueError for
+  SP with TP <= 1)
+- NeMo `nemo/lightning/_strategy_lib.py:169-175@8cfedd720346` (NeMo 2 copies the strategy sizes into the
+  model config and re-runs `__post_init__`, so Megatron-Core's check applies)
+- Megatron-LM `megatron/training/arguments.py:1433-1439@d98e8a64ddf3` (warns and turns SP off when TP = 1)
+- Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:175-176@067f987df03b` (`finalize()`
+  turns SP off silently)
+- NeMo `nemo/collections/nlp/models/language_modeling/megatron_base_model.py:1019-1025@8cfedd720346`
+  (NeMo 1: logs and turns SP off)
 )md"};
 
 std::string framework_behaviour(Framework fw) {

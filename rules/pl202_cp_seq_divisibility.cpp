@@ -42,7 +42,14 @@ first step. The sequence length is `seq_length` / `encoder_seq_length` (NeMo 1) 
 for Megatron-Bridge `dataset.seq_length` wins over `model.seq_length`.
 
 ## References
-- reference/megatron-rules.md §3, rules C1, C1-MB, C1-TE
+- Megatron-LM `megatron/training/arguments.py:1335-1338@d98e8a64ddf3` (asserts seq_length % (2·CP) = 0)
+- Megatron-Bridge `src/megatron/bridge/training/config.py:1574-1577@067f987df03b` (the same assertion on
+  `model.seq_length`)
+- Megatron-LM `megatron/core/utils.py:2509-2515@d98e8a64ddf3` (the sequence is cut into 2·CP chunks, two
+  per CP rank, for load balancing)
+- TransformerEngine `transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py`
+  `:4964-4965@d0067d0da6cb` (CP needs sequences divisible by 2·CP) and `:1569-1571` (p2p: the per-GPU
+  sequence must be even)
 )md"};
 
 class CpSeqDivisibility final : public Rule {

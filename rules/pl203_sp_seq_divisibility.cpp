@@ -40,7 +40,11 @@ model:
 Fails at the first step in every framework (no config-time check).
 
 ## References
-- reference/megatron-rules.md §2, rule T5
+- Megatron-LM `megatron/core/tensor_parallel/mappings.py:70-74@d98e8a64ddf3` (splitting along the sequence
+  asserts that the first dimension divides by the TP size)
+- Megatron-LM `megatron/core/models/common/embeddings/language_model_embedding.py:143-147@d98e8a64ddf3`
+  (with SP the embeddings are scattered over the TP group)
+- Megatron-LM `megatron/core/utils.py:2544-2559@d98e8a64ddf3` (each CP rank keeps seq_length / CP tokens)
 )md"};
 
 class SpSeqDivisibility final : public Rule {

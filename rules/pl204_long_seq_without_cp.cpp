@@ -37,7 +37,14 @@ model:
 No framework checks this; long sequences without CP run out of memory or run slowly.
 
 ## References
-- Sizing guidance (issue 7 of this project); Megatron-Bridge recipes in reference/megatron-rules.md §10
+- No framework checks this: parlint's thresholds come from Megatron-Bridge's sizing table,
+  `docs/parallelisms.md:490-495@067f987df03b` (8K-32K: CP = 2; 32K and more: CP 4-8, hierarchical CP)
+- Megatron-Bridge `src/megatron/bridge/recipes/llama/h100/llama3.py:320-342@067f987df03b` (Llama 3 8B at
+  16K uses CP 2; at 64K CP 4, line 427; at 128K CP 8, line 512)
+- Megatron-Bridge `docs/training/hierarchical-context-parallel.md:21-25@067f987df03b` (`a2a+p2p` scales CP
+  beyond the KV-head count)
+- Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
+  arXiv:2205.05198 (attention activations grow with the square of the sequence length)
 )md"};
 
 class LongSeqWithoutCp final : public Rule {

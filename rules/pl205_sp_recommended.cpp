@@ -38,7 +38,12 @@ model:
 Runs either way; SP lowers activation memory per GPU.
 
 ## References
-- reference/megatron-rules.md §2 (SP semantics)
+- Megatron-Bridge `docs/parallelisms.md:490-493@067f987df03b` (sizing table: add SP from 2K tokens)
+- Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
+  arXiv:2205.05198 (SP splits LayerNorm and dropout activations over the TP group; each all-reduce becomes
+  a reduce-scatter and an all-gather of the same volume)
+- Megatron-LM `megatron/core/tensor_parallel/mappings.py:522-545@d98e8a64ddf3` (the SP all-gather and
+  reduce-scatter)
 )md"};
 
 class SpRecommended final : public Rule {

@@ -53,7 +53,21 @@ supports cp_comm_type=allgather only" (`dsa.py:1805-1808@d98e8a64ddf3`), so for 
 required, and the default `p2p` is refused.
 
 ## References
-- reference/megatron-rules.md §3, rules C2, C3, C5, C6; §12.3
+- TransformerEngine `transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py`
+  `:5096-5139@d0067d0da6cb` (accepts `p2p`, `a2a+p2p`, `all_gather`, `a2a`; anything else raises
+  "Unsupported communication type")
+- Megatron-LM `megatron/core/extensions/transformer_engine.py:2141-2142@d98e8a64ddf3` (an unset type is
+  `p2p`)
+- Megatron-LM `megatron/training/arguments.py:3221-3226@d98e8a64ddf3` (`--cp-comm-type` help spells
+  `allgather`)
+- Megatron-LM `megatron/training/arguments.py:580-585@d98e8a64ddf3` (hierarchical sizes must multiply to
+  CP; `a2a+p2p` needs them)
+- Megatron-LM `megatron/core/parallel_state.py:1127-1128@d98e8a64ddf3` (the product check again at group
+  creation)
+- Megatron-LM `megatron/core/transformer/transformer_config.py:3103-3108@d98e8a64ddf3` (a per-layer list
+  needs one entry per layer)
+- Megatron-Bridge `src/megatron/bridge/training/config.py:1671-1697@067f987df03b` (list length, `a2a+p2p`
+  without hierarchical sizes, and their product)
 )md"};
 
 bool valid_type(const std::string& t) {

@@ -47,7 +47,12 @@ model has no experts: the configuration states the whole model (layers, hidden s
 an expert count.
 
 ## References
-- reference/megatron-rules.md §4, rule E1, E3
+- Megatron-LM `megatron/core/transformer/transformer_config.py:1595-1596@d98e8a64ddf3` (Megatron-Core:
+  ValueError for EP > 1 without experts)
+- Megatron-LM `megatron/training/arguments.py:1648-1656@d98e8a64ddf3` (`--num-experts 0` means no experts;
+  EP > 1 then asserts)
+- Megatron-LM `megatron/core/transformer/transformer_config.py:1682-1683@d98e8a64ddf3` (an expert count of
+  0 or less is refused)
 )md"};
 
 class EpOnDense final : public Rule {

@@ -38,7 +38,11 @@ Megatron-LM refuses at start-up; Megatron-Bridge and NeMo fail at model build. M
 (deepspeed/moe/layer.py:59@edaa7221).
 
 ## References
-- reference/megatron-rules.md §4, rule E2
+- Megatron-LM `megatron/training/arguments.py:1657-1658@d98e8a64ddf3` (experts % EP asserted at start-up,
+  Megatron-LM only)
+- Megatron-LM `megatron/core/transformer/moe/moe_layer.py:186-187@d98e8a64ddf3` (the MoE layer asserts it
+  when built: the only check on Megatron-Bridge and NeMo)
+- DeepSpeed `deepspeed/moe/layer.py:59@edaa72212672` (DeepSpeed-MoE's own assertion)
 )md"};
 
 class ExpertsEpDivisibility final : public Rule {

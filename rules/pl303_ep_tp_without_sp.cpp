@@ -43,7 +43,10 @@ Megatron-DeepSpeed is not checked: its experts are DeepSpeed-MoE layers, which M
 does not cover.
 
 ## References
-- reference/megatron-rules.md §4, rule E5; §12.9
+- Megatron-LM `megatron/core/model_parallel_config.py:560-565@d98e8a64ddf3` (EP > 1 and TP > 1 without SP:
+  a warning only)
+- Megatron-LM `docs/user-guide/parallelism-guide.md:139-144@d98e8a64ddf3` (the guide calls SP required
+  with TP + EP)
 )md"};
 
 class EpTpWithoutSp final : public Rule {

@@ -39,7 +39,12 @@ model:
 Runs; this is throughput advice.
 
 ## References
-- reference/megatron-rules.md §10 (MoE recipe layouts)
+- Megatron-Bridge `src/megatron/bridge/recipes/deepseek/h100/deepseek_v3.py:105-131@067f987df03b`
+  (DeepSeek-V3 on 1024 H100: TP 2, EP 64)
+- Megatron-Bridge `src/megatron/bridge/recipes/qwen/h100/qwen3_moe.py:228-254@067f987df03b`
+  (Qwen3-235B-A22B on 256 H100: TP 4, EP 8)
+- Megatron-Bridge `src/megatron/bridge/recipes/qwen/h100/qwen3_moe.py:146-173@067f987df03b` (Qwen3-30B-A3B
+  on 16 H100: TP 1, EP 16)
 )md"};
 
 class MoeLargeTp final : public Rule {

@@ -44,7 +44,14 @@ Runs; this is advice. Megatron-DeepSpeed is not checked: it has no expert tensor
 (its DeepSpeed-MoE experts follow `--enable-expert-tensor-parallelism`).
 
 ## References
-- reference/megatron-rules.md §4, rule E4; §8
+- Megatron-LM `megatron/core/model_parallel_config.py:506-507@d98e8a64ddf3` (Megatron-Core: unset ETP
+  becomes TP)
+- Megatron-LM `megatron/training/arguments.py:587-588@d98e8a64ddf3` (the same on the Megatron-LM command
+  line)
+- NeMo `nemo/lightning/pytorch/strategies/megatron_strategy.py:250@8cfedd720346` (MegatronStrategy's ETP
+  default is None, resolved by Megatron-Core)
+- Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:87-88@067f987df03b` (unset ETP becomes
+  1 when EP > 1)
 )md"};
 
 class ExpertTensorParallel final : public Rule {

@@ -51,7 +51,13 @@ so its default passes. Megatron-DeepSpeed is not checked: its DeepSpeed-MoE laye
 MoE layers and the assertion does not run.
 
 ## References
-- reference/megatron-rules.md §4, rules E4, E6
+- Megatron-LM `megatron/core/transformer/transformer_config.py:2612-2615@d98e8a64ddf3` (MoE with
+  `add_bias_linear` asserts ETP == 1)
+- Megatron-LM `megatron/core/transformer/transformer_config.py:212-214@d98e8a64ddf3` (`add_bias_linear`
+  defaults to true; `--disable-bias-linear` turns it off)
+- Megatron-LM `megatron/core/model_parallel_config.py:506-507@d98e8a64ddf3` (unset ETP becomes TP)
+- Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:87-88@067f987df03b` (unset ETP becomes
+  1 when EP > 1)
 )md"};
 
 class MoeBiasEtp final : public Rule {

@@ -39,7 +39,10 @@ Runs; this is throughput advice. Megatron-DeepSpeed is not checked: DeepSpeed's 
 interleaved schedule.
 
 ## References
-- Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU Clusters (interleaved schedule)
+- Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters Using
+  Megatron-LM", arXiv:2104.04473 (interleaved schedule: the bubble shrinks by the number of chunks)
+- Megatron-LM `megatron/core/pipeline_parallel/schedules.py:161-165@d98e8a64ddf3` (with PP > 1 the
+  interleaved schedule runs only when VPP is set)
 )md"};
 
 class PpWithoutVpp final : public Rule {

@@ -55,7 +55,22 @@ divisibility (`megatron/model/gpt_model.py:463@f4157bea`); only its non-DeepSpee
 (`megatron/model/transformer.py:1613@f4157bea`), which parlint does not tell apart.
 
 ## References
-- reference/megatron-rules.md §5, rules P2, P3, P7b, P8, P9, P10, P11, P12, P13
+- Megatron-LM `megatron/core/transformer/transformer_config.py:2229-2239@d98e8a64ddf3` (first/last-stage
+  counts not together with the account_for flags)
+- Megatron-LM `megatron/core/transformer/transformer_config.py:2242-2287@d98e8a64ddf3` (a layout excludes
+  the other pipeline settings; an explicit VPP must match it)
+- Megatron-LM `megatron/core/transformer/transformer_config.py:2302-2367@d98e8a64ddf3` (uneven stages:
+  positive counts, middle layers over middle stages, every stage divisible by VPP)
+- Megatron-LM `megatron/core/transformer/transformer_config.py:2370-2414@d98e8a64ddf3` (account_for flags:
+  (L + a + b) % PP, then each rank's layers % VPP)
+- Megatron-LM `megatron/core/transformer/pipeline_parallel_layer_layout.py:41-45@d98e8a64ddf3` (layout
+  stages divisible by PP), `:95-110` (one `E` first, one `L` last, as many `t` as layers), `:315-318`
+  (only `E L t m` characters)
+- Megatron-LM `megatron/core/transformer/transformer_block.py:156-158@d98e8a64ddf3` and `:175-178` (at
+  model build: L % PP and each rank's layers % VPP; the general check on Megatron-Bridge and NeMo)
+- Megatron-LM `megatron/training/arguments.py:968-973@d98e8a64ddf3`
+  (`--num-layers-per-virtual-pipeline-stage` must divide each rank's layers)
+- Megatron-Bridge `src/megatron/bridge/models/gpt_provider.py:251-255@067f987df03b` ((L // PP) % VPP)
 )md"};
 
 class LayersPpDivisibility final : public Rule {

@@ -37,7 +37,12 @@ Megatron-Core raises RuntimeError. Megatron-LM and NeMo 1 treat VPP = 1 as unset
 passes even VPP = 1 through and fails.
 
 ## References
-- reference/megatron-rules.md §5, rule P4
+- Megatron-LM `megatron/core/parallel_state.py:827-831@d98e8a64ddf3` (RuntimeError: VPP set with PP <= 1)
+- Megatron-LM `megatron/training/arguments.py:978-979@d98e8a64ddf3` (VPP = 1 becomes unset)
+- NeMo `nemo/collections/nlp/models/language_modeling/megatron_base_model.py:1061-1062@8cfedd720346`
+  (NeMo 1: VPP = 1 becomes unset)
+- Megatron-Bridge `src/megatron/bridge/training/initialize.py:808@067f987df03b` (VPP is passed to
+  `initialize_model_parallel` as set)
 )md"};
 
 class VppWithoutPp final : public Rule {

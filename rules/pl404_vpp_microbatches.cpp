@@ -52,7 +52,11 @@ model:
 Fails at the first training step in every framework.
 
 ## References
-- reference/megatron-rules.md §5, rule P14
+- Megatron-LM `megatron/core/pipeline_parallel/schedules.py:1160-1180@d98e8a64ddf3` (PP <= g <= M, and a
+  remainder M % g of 0 or at least PP)
+- Megatron-LM `megatron/core/model_parallel_config.py:567-568@d98e8a64ddf3` (g defaults to PP)
+- Megatron-Bridge `src/megatron/bridge/recipes/glm/h100/glm5.py:54-60@067f987df03b` (GLM-5.2 on 416 H100:
+  PP 13, VPP 2, g 16; GBS 1024 at line 97)
 )md"};
 
 class VppMicrobatches final : public Rule {

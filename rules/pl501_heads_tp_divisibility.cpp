@@ -40,7 +40,10 @@ model:
 Megatron-Core raises; Megatron-LM, Megatron-Bridge and NeMo all build that config and fail at start-up.
 
 ## References
-- reference/megatron-rules.md §2, rule T2
+- Megatron-LM `megatron/core/transformer/transformer_config.py:1446-1450@d98e8a64ddf3` (ValueError unless
+  heads % TP = 0)
+- Megatron-LM `megatron/core/transformer/attention.py:365-367@d98e8a64ddf3` (each TP rank builds heads /
+  TP heads)
 )md"};
 
 class HeadsTpDivisibility final : public Rule {

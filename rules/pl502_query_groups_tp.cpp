@@ -45,7 +45,14 @@ Megatron-Core raises at config time. Megatron-LM only reads `--num-query-groups`
 `--group-query-attention`.
 
 ## References
-- reference/megatron-rules.md §2, rules T3, T3-MLM; §12.5
+- Megatron-LM `megatron/core/transformer/transformer_config.py:1458-1468@d98e8a64ddf3` (G defaults to the
+  head count; ValueError unless G is a multiple or a divisor of TP)
+- Megatron-LM `megatron/core/transformer/attention.py:353-366@d98e8a64ddf3` (TP > G: one KV head per rank,
+  replicated; otherwise G / TP)
+- Megatron-LM `megatron/training/argument_utils.py:330-333@d98e8a64ddf3` (`--num-query-groups` is used
+  only with `--group-query-attention`)
+- Megatron-Bridge `skills/nemo-mbridge-recipe-recommender/SKILL.md:233-234@067f987df03b` (says "TP must
+  divide num_key_value_heads": stricter than the code)
 )md"};
 
 class QueryGroupsTp final : public Rule {

@@ -40,7 +40,12 @@ model:
 Refused at start-up (unless `decrease_batch_size_if_needed`, which silently rounds GBS down).
 
 ## References
-- reference/megatron-rules.md §6, rules B1, B2
+- Megatron-LM `megatron/core/num_microbatches_calculator.py:381-391@d98e8a64ddf3` (GBS % (MBS·DP)
+  asserted, then at least one microbatch)
+- Megatron-LM `megatron/core/num_microbatches_calculator.py:368-379@d98e8a64ddf3`
+  (`decrease_batch_size_if_needed` rounds GBS down)
+- Megatron-Bridge `src/megatron/bridge/training/initialize.py:115@067f987df03b` and NeMo
+  `nemo/lightning/megatron_init.py:183@8cfedd720346` (both use this calculator)
 )md"};
 
 class BatchDivisibility final : public Rule {

@@ -65,7 +65,14 @@ CUDA out of memory at the first step (or later, when activations peak).
 The GPU memory comes from the cluster profile (`--cluster`, or `cluster: {gpu_memory_gib: …}`).
 
 ## References
-- reference/memory-and-hardware.md §3 (Megatron-LM theoretical_memory_usage.py); Korthikanti et al. 2022
+- Megatron-LM `megatron/training/theoretical_memory_usage.py:12@d98e8a64ddf3` (parameters, gradients and
+  optimizer state per GPU, by sharding bucket)
+- Megatron-LM `megatron/training/theoretical_memory_usage.py:308@d98e8a64ddf3` and `:382` (activations
+  with SP and selective recompute, and without; chosen at line 466)
+- Megatron-Bridge `src/megatron/bridge/training/utils/theoretical_memory_utils.py:123@067f987df03b`
+  (`estimate_training_memory`, Megatron-Bridge's version)
+- Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
+  arXiv:2205.05198 (activation bytes per layer, Table 2)
 )md"};
 
 class MemoryExceedsHbm final : public Rule {

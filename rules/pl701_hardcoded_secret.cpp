@@ -52,7 +52,14 @@ None: this is a security finding. Revoke a token that was committed; removing it
 not remove it from history.
 
 ## References
-- Hugging Face, GitHub and AWS token formats (public documentation of each service)
+- Hugging Face, User access tokens, https://huggingface.co/docs/hub/security-tokens
+- GitHub changelog 2021-03-31, "Authentication token format updates are generally available",
+  https://github.blog/changelog/2021-03-31-authentication-token-format-updates-are-generally-available
+  (`ghp_` and the other prefixes)
+- GitHub Docs, "Managing your personal access tokens" (fine-grained tokens start with `github_pat_`)
+- AWS IAM User Guide, "IAM identifiers",
+  https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html
+  (unique-ID prefixes: `AKIA` is an access key)
 )md"};
 
 // A token format: the expression, and literals one of which every match contains. The literals are a

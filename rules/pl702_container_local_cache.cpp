@@ -46,7 +46,14 @@ srun python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config
 NeMo and Megatron-Bridge use these folders for model downloads and converted checkpoints.
 
 ## References
-- DESIGN §3
+- NeMo `nemo/lightning/base.py:26-30@8cfedd720346` (`NEMO_HOME`, default `~/.cache/nemo`, holds datasets
+  and models)
+- NeMo `nemo/collections/llm/recipes/finetune_default.py:199-202@8cfedd720346` (checkpoints converted from
+  Hugging Face are saved under `NEMO_HOME/models`)
+- Megatron-Bridge `src/megatron/bridge/data/datasets/gpt_sft.py:46-48@067f987df03b` (the same `NEMO_HOME`
+  dataset cache)
+- huggingface_hub `src/huggingface_hub/constants.py:157-167@ee0a4510f4bc` (`HF_HOME`, default
+  `~/.cache/huggingface`; downloaded models and datasets go to `HF_HOME/hub`)
 )md"};
 
 bool container_local(std::string_view v) {

@@ -37,7 +37,7 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4 --num
 
 ## Framework behaviour
 Launches of checkpoint and data tools (merging or converting checkpoints, preparing data) are not
-checked: they do not start training. Megatron-LM refuses to start (`megatron/training/arguments.py:1476-1478@d98e8a64ddf3`, only before
+checked: they do not start training. Megatron-LM refuses to start (`megatron/training/arguments.py:1477-1479@d98e8a64ddf3`, only before
 Blackwell: `get_device_arch_version() < 10`). Megatron-DeepSpeed (a launch with `--deepspeed` or its own
 flags) raises `RuntimeError: Using sequence parallelism requires setting the environment variable
 CUDA_DEVICE_MAX_CONNECTIONS to 1` only when sequence parallelism stays on, i.e. with SP and TP > 1; with
@@ -47,7 +47,10 @@ performance scripts set the variable themselves). Blackwell profiles (`dgx-b200`
 `gb300-nvl72`) do not need it.
 
 ## References
-- reference/megatron-rules.md §7, rule O1
+- Megatron-LM `megatron/training/arguments.py:1453-1479@d98e8a64ddf3` (TP > 1 or CP > 1 before Blackwell:
+  asserts `CUDA_DEVICE_MAX_CONNECTIONS=1`, only warns with FSDP or MoE all-to-all overlap)
+- Megatron-Bridge `scripts/performance/utils/overrides.py:258-262@067f987df03b` (its performance launcher
+  sets 1 for TP or CP > 1 on Hopper, 32 on Blackwell)
 )md"};
 
 bool pre_blackwell(const std::string& gpu) {

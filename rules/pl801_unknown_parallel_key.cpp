@@ -24,7 +24,8 @@ correct spelling (`--tensor-parallel-size` → `--tensor-model-parallel-size`,
 `model.expert_tensor_model_parallel_size` → `model.expert_tensor_parallel_size`).
 
 ## Why
-Megatron-LM rejects unknown flags, but Megatron-Bridge skips unknown override keys with a warning
+Megatron-LM rejects unknown flags, and Megatron-Bridge refuses an unknown plain `key=value` override,
+but Megatron-Bridge skips an unknown key of a YAML override file or a `+key=` override with a warning
 lost in the log, and NeMo's `MegatronStrategy(**kwargs)` ignores them silently: the job runs with the
 default (TP=1, EP=1) and nobody notices until throughput or memory is wrong.
 
@@ -41,11 +42,23 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 8
 ```
 
 ## Framework behaviour
-Megatron-LM: `unrecognized arguments`. Megatron-Bridge: "Key ... not found in config object ...
-Skipping." NeMo 2: silently ignored.
+Megatron-LM: `unrecognized arguments`. Megatron-Bridge: a plain `key=value` override of a key that
+does not exist fails (Hydra struct mode, `OverridesError`); from a YAML override file or as `+key=value`
+it is skipped with "Key ... not found in config object ... Skipping.". NeMo 2: silently ignored.
 
 ## References
-- reference/megatron-rules.md §9 (aliases), reference/syntax-in-the-wild.md §8 (**kwargs)
+- Megatron-LM `megatron/training/arguments.py:119-132@d98e8a64ddf3` (argparse with `allow_abbrev=False`;
+  unknown flags are an error)
+- Megatron-Bridge `src/megatron/bridge/training/utils/omegaconf_utils.py:469-474@067f987df03b` (a key
+  missing from the config, from a YAML override file or a `+key=` override, is skipped with a warning)
+- Megatron-Bridge `src/megatron/bridge/training/utils/omegaconf_utils.py:179-186@067f987df03b` (plain
+  `key=value` overrides go through Hydra in struct mode, which refuses a key that does not exist)
+- Megatron-Bridge `scripts/training/run_recipe.py:268-270@067f987df03b` (an unknown `--option` is
+  refused; every other trailing token must be `KEY=VALUE`)
+- NeMo `nemo/lightning/pytorch/strategies/megatron_strategy.py:290-297@8cfedd720346` (MegatronStrategy
+  hands extra keyword arguments to Lightning's DDPStrategy unchecked)
+- Lightning `src/lightning/pytorch/strategies/ddp.py:97@7f0c3436cd3f` (they are kept as torch DDP
+  options; with NeMo's default `ddp="megatron"` nothing reads them, megatron_strategy.py:354, 707)
 )md"};
 
 // The parallel settings a misspelling is compared with.
@@ -218,7 +231,8 @@ class UnknownParallelKey final : public Rule {
           : job.framework() == Framework::kNemo2
               ? "NeMo 2's MegatronStrategy(**kwargs) silently drops it, so the default stays in effect"
           : job.framework() == Framework::kMegatronBridge
-              ? "Megatron-Bridge skips unknown keys with a warning, so the default stays in effect"
+              ? "Megatron-Bridge refuses it as a plain key=value override and skips it with a warning from "
+                "a YAML override file or as +key=value, so the default stays in effect"
               : "the framework ignores or rejects it, and the default stays in effect";
       f.message = fmt::format("{} is not a {} setting; did you mean {}? {}", u.spelling,
                               framework_display_name(job.framework()), suggestion, consequence);

@@ -17,8 +17,9 @@ spellings, e.g. `-tp 2` and `model.tensor_model_parallel_size=4`), twice in one 
 in one function. It says which value wins.
 
 ## Why
-Only one value takes effect — the later override, the last duplicate key — and the other is dead text
-that misleads the next reader (and sometimes the writer).
+Only one value takes effect — the later override, the later spelling — and the other is dead text that
+misleads the next reader (and sometimes the writer). A key written twice in one YAML mapping is worse:
+OmegaConf, which NeMo and Megatron-Bridge load YAML with, refuses the whole file.
 
 ## Example
 ```yaml
@@ -34,10 +35,18 @@ model:
 ```
 
 ## Framework behaviour
-PyYAML and OmegaConf keep the last duplicate key; Hydra and run_recipe.py apply trailing overrides last.
+A duplicate key in one YAML mapping: PyYAML (Megatron-LM's `--yaml-cfg`) keeps the later value;
+OmegaConf (NeMo 1, NeMo 2 and Megatron-Bridge YAML files) refuses the file with "found duplicate key".
+Two spellings of one setting (`tensor_model_parallel_size` and an alias), and repeated command-line
+overrides: the later one wins; Hydra and run_recipe.py apply trailing overrides last.
 
 ## References
-- DESIGN §2 "Conflicts (PL802)"
+- PyYAML `lib/yaml/constructor.py:137-144@d51d8a138f72` (a later duplicate key overwrites the earlier)
+- OmegaConf `omegaconf/_yaml.py:199-204@63b63041ed30` (OmegaConf's loader refuses duplicate keys: "found
+  duplicate key")
+- YAML 1.2.2 specification, https://yaml.org/spec/1.2.2/ (the keys of a mapping are unique)
+- Megatron-Bridge `scripts/training/run_recipe.py:448-450@067f987df03b` (trailing `KEY=VALUE` overrides
+  come after the convenience options, so they win; docstring lines 26-28)
 )md"};
 
 class ConflictingValues final : public Rule {
@@ -56,6 +65,15 @@ class ConflictingValues final : public Rule {
                                   ? fmt::format(" at line {}", c.loser.location.range.start.line)
                                   : std::string());
       f.help = "remove the setting that does not take effect";
+      // The same key twice in one mapping: PyYAML keeps the later value, OmegaConf refuses the file.
+      if (c.winner.origin == Origin::kYaml && c.loser.origin == Origin::kYaml &&
+          c.winner.spelling == c.loser.spelling) {
+        f.message = fmt::format(
+            "{} is a duplicate key (also at line {}): PyYAML keeps the later value {}, but OmegaConf, "
+            "which NeMo and Megatron-Bridge load YAML with, refuses the file (\"found duplicate key\")",
+            c.winner.spelling, c.loser.location.range.start.line, c.winner.value.to_string());
+        f.help = "keep one of the two keys";
+      }
       if (c.loser.location.in_file()) f.related.push_back({c.loser.location, "overridden value here"});
       out.push_back(std::move(f));
     }

@@ -35,7 +35,11 @@ model:
 OmegaConf and PyYAML refuse the file when the job starts.
 
 ## References
-- DESIGN §2 "Syntax errors"
+- YAML 1.2.2 specification, https://yaml.org/spec/1.2.2/ (what a well-formed YAML document is)
+- OmegaConf `omegaconf/_yaml.py:75-90@63b63041ed30` (OmegaConf's loader also refuses documents whose
+  aliases expand past its node limit)
+- bash(1), SHELL GRAMMAR and `bash -n` (a script bash itself cannot parse)
+- The Python Language Reference, docs.python.org (what Python itself parses)
 )md"};
 
 class SyntaxErrorRule final : public Rule {

@@ -35,7 +35,9 @@ model:
 None: this is about parlint's own comments.
 
 ## References
-- DESIGN §4 "Suppressions"; reference/linter-conventions.md §4 (ruff RUF100)
+- parlint manual `docs/usage.md`, "Suppressions" (the `ignore[...]`, `disable=`/`enable=` and
+  `file-ignore[...]` comments)
+- ruff, RUF100 unused-noqa, https://docs.astral.sh/ruff/rules/unused-noqa/ (the same check in ruff)
 )md"};
 
 class UnusedSuppression final : public Rule {

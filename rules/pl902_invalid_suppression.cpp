@@ -35,7 +35,9 @@ model:
 None: this is about parlint's own comments.
 
 ## References
-- DESIGN §4 "Suppressions"
+- parlint manual `docs/usage.md`, "Suppressions"; `parlint rules` lists every rule code and name
+- ruff, RUF102 invalid-rule-code, https://docs.astral.sh/ruff/rules/invalid-rule-code/ (the same check in
+  ruff)
 )md"};
 
 class InvalidSuppression final : public Rule {

@@ -45,7 +45,11 @@ or suppress the note with `# parlint: ignore[PL903]`.
 bash runs the file as written.
 
 ## References
-- DESIGN §2 "Syntax errors are the file's, not parlint's"
+- tree-sitter-bash 0.25.1 (the grammar parlint reads shell with, pinned in deps.lock),
+  https://github.com/tree-sitter/tree-sitter-bash
+- bash(1), SHELL GRAMMAR and QUOTING (what bash itself accepts)
+- Jinja, Template Designer Documentation, https://jinja.palletsprojects.com/en/stable/templates/
+  (`{{ ... }}` and `{% ... %}` are filled in before the shell runs the file)
 )md"};
 
 class UnreadRegion final : public Rule {
