@@ -250,7 +250,7 @@ RawJob layout_job(const LayoutArgs& l, const std::optional<int>& gpus_per_node) 
   }
   if (!l.model.empty()) {
     if (find_recipe(l.model))
-      job.recipe = l.model;
+      job.recipe.name = l.model;
     else
       job.model = l.model;
   }

@@ -264,8 +264,7 @@ class Resolver {
     const ParsedFile* parsed = load(*path, true);
     const RawJob* base = nullptr;
     for (const RawJob& candidate : parsed->jobs) {
-      if (!job.recipe.empty() && candidate.description == job.recipe + "()") base = &candidate;
-      if (job.recipe.empty() && candidate.description == "module") base = &candidate;
+      if (candidate.function == (job.recipe.empty() ? "<module>" : job.recipe.name)) base = &candidate;
     }
     if (!base) return;
     for (Fact f : base->facts) {

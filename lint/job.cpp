@@ -55,12 +55,12 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   }
   // A named Megatron-Bridge recipe contributes its defaults and its model, below everything written.
   std::vector<Fact> facts;
-  const RecipeInfo* recipe = raw.recipe.empty() ? nullptr : find_recipe(raw.recipe);
+  const RecipeInfo* recipe = raw.recipe.empty() ? nullptr : find_recipe(raw.recipe.name);
   // A NeMo 2 recipe row holds the layout at the recipe's defaults: an argument it depends on
   // (peft_scheme=None) may give another one.
-  std::string changed_by = raw.recipe_changed_by, changed_arg;
+  std::string changed_by = raw.recipe.changed_by, changed_arg;
   if (recipe && changed_by.empty())
-    for (const auto& arg : raw.recipe_arguments)
+    for (const auto& arg : raw.recipe.arguments)
       if (std::find(recipe->varies_with.begin(), recipe->varies_with.end(), arg) !=
           recipe->varies_with.end()) {
         changed_arg = arg;
@@ -120,11 +120,11 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
             ? fmt::format(
                   "set by the recipe {}() called with {}=, which the built-in table read only at "
                   "its default",
-                  raw.recipe, changed_arg)
+                  raw.recipe.name, changed_arg)
         : changed_by.empty()
-            ? fmt::format("set by the recipe {}, which parlint does not know", raw.recipe)
+            ? fmt::format("set by the recipe {}, which parlint does not know", raw.recipe.name)
             : fmt::format("set by the recipe {}, then possibly changed by {}, which parlint cannot read",
-                          raw.recipe, changed_by);
+                          raw.recipe.name, changed_by);
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
       if (!values_[k]) {
         Fact f = default_fact(static_cast<Key>(k), Value::unknown(reason), "");
@@ -135,14 +135,14 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
         !changed_arg.empty()
             ? fmt::format("recipe {}() is called with {}=, which can change its layout; the built-in table "
                           "holds it at its defaults, so the values the file does not set itself are unknown",
-                          raw.recipe, changed_arg)
+                          raw.recipe.name, changed_arg)
         : changed_by.empty()
             ? fmt::format("recipe {} was not found among the built-in recipes; the values it sets "
                           "are unknown",
-                          raw.recipe)
+                          raw.recipe.name)
             : fmt::format("the config of recipe {} is passed to {}, which parlint cannot read; the "
                           "values the file does not set itself are unknown",
-                          raw.recipe, changed_by));
+                          raw.recipe.name, changed_by));
   }
   describes_model_ =
       get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);

@@ -20,6 +20,15 @@ enum class LaunchKind {
   kPython,      // a plain `python train.py` outside SLURM and without a launcher
 };
 
+// The library recipe a job starts from (Megatron-Bridge's llama3_8b_pretrain_config, NeMo 2's
+// llama3_70b.pretrain_recipe), as the launch or the code calls it.
+struct RecipeCall {
+  std::string name;                    // "" when the job starts from none
+  std::string changed_by;              // a function parlint cannot read that was given the recipe's config
+  std::vector<std::string> arguments;  // keywords of the call that are not settings (peft_scheme)
+  bool empty() const { return name.empty(); }
+};
+
 struct RawJob {
   SourceRange range;                          // the launch command or config document this job describes
   SourceRange extent;                         // all of its text when longer than `range` (a function's body)
@@ -34,10 +43,9 @@ struct RawJob {
   bool gpu_entry_point = false;                   // a training entry point (GPU work), not a CPU helper
   bool settings_from_checkpoint = false;          // restores a checkpoint that supplies what is left out
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
-  std::string entry_script;       // the Python file a launch runs, as written ("train.py"), if any
-  std::string recipe;             // --recipe NAME of a Megatron-Bridge launch
-  std::string recipe_changed_by;  // a function parlint cannot read that may change the recipe's settings
-  std::vector<std::string> recipe_arguments;  // keywords a library recipe was called with (peft_scheme)
+  std::string entry_script;           // the Python file a launch runs, as written ("train.py"), if any
+  RecipeCall recipe;                  // the library recipe the job starts from, if any
+  std::string function;               // the Python function it was read from; "<module>" for the top level
   bool executor_runs_recipe = false;  // a NeMo-Run executor starts the processes, not the recipe's trainer
   std::string model;     // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
   std::string hardware;  // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)

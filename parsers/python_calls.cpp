@@ -173,10 +173,10 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
        last.find("sft") != std::string::npos || last.find("peft") != std::string::npos)) {
     std::string module = fname.find('.') != std::string::npos ? fname.substr(0, fname.rfind('.')) : "";
     module = last_component(module);
-    table.recipe = (last == "pretrain_config" || last == "finetune_config") && !module.empty()
-                       ? module + "_" + last
-                       : last;
-    table.recipe_changed_by.clear();
+    table.recipe.name = (last == "pretrain_config" || last == "finetune_config") && !module.empty()
+                            ? module + "_" + last
+                            : last;
+    table.recipe.changed_by.clear();
     result.library_recipe = true;
     result.recipe = table.recipe;
   }
@@ -189,23 +189,23 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     auto imp = imports_.find(module.substr(0, module.find('.')));
     if (imp != imports_.end() && imp->second.first.starts_with("nemo")) {
       nemo_recipe_call = true;
-      table.recipe = last_component(module) + "." + last;
-      table.recipe_changed_by = positional.empty() ? "" : fname + "() with positional arguments";
-      table.recipe_arguments.clear();
+      table.recipe = {last_component(module) + "." + last,
+                      positional.empty() ? "" : fname + "() with positional arguments",
+                      {}};
       result.library_recipe = true;
       result.recipe = table.recipe;
       for (const auto& [name, value] : keywords) {
         PyVal v = eval(value, scope, table, ctx, depth + 1);
         auto key = name == "num_gpus_per_node" ? std::optional(Key::kGpusPerNode) : key_for_name(name);
         if (!key) {
-          table.recipe_arguments.push_back(name);
+          table.recipe.arguments.push_back(name);
           continue;
         }
         Fact f = make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name);
         facts->push_back(f);
         table.add(std::move(f), false);
       }
-      result.recipe_arguments = table.recipe_arguments;
+      result.recipe.arguments = table.recipe.arguments;
     }
   }
   if (!owner && !positional.empty() && (fname == "run.run" || fname == "nemo_run.run" || last == "add"))
@@ -229,8 +229,8 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
       if (v.object)
         for (const auto& f : *v.object) facts->push_back(f);
       // _benchmark_common(cfg) from a module parlint cannot read may change any setting of the recipe.
-      if (v.library_recipe && !result.library_recipe && table.recipe_changed_by.empty() && !reads_only(fname))
-        table.recipe_changed_by = (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()";
+      if (v.library_recipe && !result.library_recipe && table.recipe.changed_by.empty() && !reads_only(fname))
+        table.recipe.changed_by = (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()";
     }
   }
   // Settings constructors: unknown keywords that look like settings are PL801 candidates.
@@ -340,7 +340,6 @@ PyVal PythonParser::run_with_executor(TSNode call_node, TSNode task_node, TSNode
   if (!exe.executor || (!task.object && task.recipe.empty())) return none;
   FactTable joined;
   joined.recipe = task.recipe;
-  joined.recipe_arguments = task.recipe_arguments;
   bool executor_nodes = false;
   if (exe.object)
     for (const auto& f : *exe.object) executor_nodes |= f.key == Key::kNodes;
@@ -433,14 +432,9 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
     facts->push_back(f);
     table.add(std::move(f), true);  // inherited: the caller's own settings win without conflict
   }
-  if (table.recipe.empty()) {  // the callee builds on a library recipe
-    table.recipe = inner.recipe;
-    table.recipe_changed_by = inner.recipe_changed_by;
-    table.recipe_arguments = inner.recipe_arguments;
-  }
+  if (table.recipe.empty()) table.recipe = inner.recipe;  // the callee builds on a library recipe
   out.recipe = inner.recipe;
-  out.recipe_arguments = inner.recipe_arguments;
-  out.library_recipe = !inner.recipe.empty() && inner.recipe_changed_by.empty();
+  out.library_recipe = !inner.recipe.empty() && inner.recipe.changed_by.empty();
   out.executor = returned.executor;
   out.object = facts;
   if (returned.value.is_known()) out.value = returned.value;

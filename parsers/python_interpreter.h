@@ -46,10 +46,9 @@ struct PyVal {
   std::string weak_note;
   std::shared_ptr<const std::vector<Fact>> object;           // settings of a config object built by a call
   std::shared_ptr<const std::map<std::string, PyVal>> dict;  // a dict literal, for **spread
-  bool library_recipe = false;  // the config a Megatron-Bridge library recipe returned
-  std::string recipe;           // the library recipe a config object starts from
-  std::vector<std::string> recipe_arguments;
-  bool executor = false;  // a NeMo-Run executor: `object` holds the processes it starts
+  bool library_recipe = false;  // the config a library recipe returned, unchanged
+  RecipeCall recipe;            // the library recipe a config object starts from
+  bool executor = false;        // a NeMo-Run executor: `object` holds the processes it starts
 };
 using Scope = std::map<std::string, PyVal>;
 
@@ -58,9 +57,7 @@ struct FactTable {
   std::vector<Fact> facts;
   std::vector<Conflict> conflicts;
   std::vector<UnrecognizedSetting> unrecognized;
-  std::string recipe;  // the Megatron-Bridge library recipe this job starts from (its facts are the table's)
-  std::string recipe_changed_by;              // a function parlint cannot read that was given that config
-  std::vector<std::string> recipe_arguments;  // keywords of the library recipe call that are not settings
+  RecipeCall recipe;  // the library recipe this job starts from (its facts are the table's)
 
   const Fact* last(Key key) const {
     for (auto it = facts.rbegin(); it != facts.rend(); ++it)

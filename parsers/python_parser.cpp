@@ -40,7 +40,10 @@ ParsedFile PythonParser::run() {
   FactTable module;
   Context ctx;
   walk_block(root, module_scope_, module, ctx, 0, /*module_level=*/true);
-  if (!module.facts.empty()) emit(std::move(module), "module", {{1, 1}, {1, 1}});
+  if (!module.facts.empty()) {
+    emit(std::move(module), "module", {{1, 1}, {1, 1}});
+    out_.jobs.back().function = "<module>";
+  }
 
   std::vector<std::pair<std::size_t, std::string>> function_jobs;  // out_.jobs index, function name
   for (const auto& [name, node] : function_order_) {
@@ -57,6 +60,7 @@ ParsedFile PythonParser::run() {
     if (sets) {
       function_jobs.emplace_back(out_.jobs.size(), name);
       emit(std::move(table), name + "()", node_location(node).range);
+      out_.jobs.back().function = name;
       out_.jobs.back().extent = {source_.position(ts_node_start_byte(node)),
                                  source_.position(ts_node_end_byte(node))};
       out_.jobs.back().hardware = recipe_name_hardware(name);
@@ -101,8 +105,6 @@ void PythonParser::emit(FactTable table, const std::string& name, SourceRange ra
   RawJob job;
   job.model = named_model_;
   job.recipe = table.recipe;
-  job.recipe_changed_by = table.recipe_changed_by;
-  job.recipe_arguments = table.recipe_arguments;
   job.range = range;
   job.description = name;
   job.facts = std::move(table.facts);

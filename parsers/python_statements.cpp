@@ -87,17 +87,11 @@ void PythonParser::assignment(TSNode n, Scope& scope, FactTable& table, Context&
     object.conflicts = scratch.conflicts;
     object.unrecognized = scratch.unrecognized;
     object.recipe = scratch.recipe;
-    object.recipe_changed_by = scratch.recipe_changed_by;
-    object.recipe_arguments = scratch.recipe_arguments;
     emit(std::move(object), text(left), node_location(n).range);
   } else if (own_job) {
     for (auto& f : scratch.facts) table.add(std::move(f), false);
     for (auto& u : scratch.unrecognized) table.unrecognized.push_back(std::move(u));
-    if (!scratch.recipe.empty()) {
-      table.recipe = scratch.recipe;
-      table.recipe_changed_by = scratch.recipe_changed_by;
-      table.recipe_arguments = scratch.recipe_arguments;
-    }
+    if (!scratch.recipe.empty()) table.recipe = scratch.recipe;
   }
   if (type_of(right) != "expression_list" || type_of(left) == "identifier") {
     assign_target(left, v, scope, table, ctx, depth, right);

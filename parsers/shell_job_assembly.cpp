@@ -136,7 +136,7 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
                         ? std::string("launch of a script known only at run time")
                         : std::string(script) + " launch";
   if (!l.module && !w[l.entry].unknown() && entry.ends_with(".py")) job.entry_script = entry;
-  if (ta.recipe && !ta.recipe->unknown) job.recipe = ta.recipe->text;
+  if (ta.recipe && !ta.recipe->unknown) job.recipe.name = ta.recipe->text;
   if (ta.model && !ta.model->unknown) job.model = ta.model->text;
   for (auto& c : ta.config_files)
     if (!c.unknown) job.config_files.push_back(std::move(c));

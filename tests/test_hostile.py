@@ -1,4 +1,4 @@
-"""Hostile and broken input (README "Reliability"): each case gets a clear message (PL900 or an `errors`
+"""Hostile and broken input (docs/reliability.md): each case gets a clear message (PL900 or an `errors`
 entry), the other files are still linted, nothing is written, memory stays bounded, and the exit code
 follows DESIGN §4. Also: no output can carry control characters or secrets, and parlint never executes
 anything it reads nor touches the network or its inputs."""
