@@ -5,7 +5,7 @@ Data flows one way: files -> parsers -> facts -> jobs -> rules -> diagnostics. T
 part that parsers and rules both include; neither includes the other. Every project file a source reaches
 through its includes, directly or through headers, must belong to a part its own part may use:
 
-  model    lint/{fact,value,keys,source_range,source_text,framework,mesh,parsed_file,word}.*
+  model    lint/{fact,value,keys,source_range,source_text,framework,mesh,parsed_file,word,setting_list}.*
   parsers  parsers/*            may use: model, parsers
   rules    rules/*              may use: model, rule API (the headers of the job, its derived views
                                 and the tables)
@@ -18,7 +18,10 @@ import pathlib
 import re
 import sys
 
-MODEL = {"fact", "value", "keys", "source_range", "source_text", "framework", "mesh", "parsed_file", "word"}
+MODEL = {
+    "fact", "value", "keys", "source_range", "source_text", "framework", "mesh", "parsed_file", "word",
+    "setting_list",
+}
 # What rules see of the core: the resolved job, what is derived from it, and the built-in tables.
 RULE_API = {
     "rule", "job", "describe", "diagnostic", "cluster_profile", "memory_model", "pipeline_layout",

@@ -102,7 +102,7 @@ std::optional<PythonParser::Truth> PythonParser::truth(TSNode n, Scope& scope, C
 
 // A setting made in a branch chosen by a fallback is itself a fallback.
 void PythonParser::weaken_from(FactTable& table, std::size_t base, const Truth& chosen_by) {
-  for (std::size_t i = base; i < table.facts.size(); ++i) take_fallback(table.facts[i], chosen_by);
+  for (std::size_t i = base; i < table.size(); ++i) take_fallback(table.facts()[i], chosen_by);
 }
 
 bool PythonParser::ends_in_raise(TSNode body) {
@@ -168,7 +168,7 @@ void PythonParser::branches(TSNode n, Scope& scope, FactTable& table, Context& c
         for (std::size_t i = table.unrecognized.size(); i < t.unrecognized.size(); ++i)
           table.unrecognized.push_back(t.unrecognized[i]);
       }
-    std::size_t base = table.facts.size();
+    std::size_t base = table.size();
     Scope before = scope;
     if (!ts_node_is_null(live[0].body)) walk_block(live[0].body, scope, table, ctx, depth, false);
     weaken_from(table, base, decided_by);
@@ -185,7 +185,7 @@ void PythonParser::branches(TSNode n, Scope& scope, FactTable& table, Context& c
     if (ends_in_raise(c.body)) continue;  // a branch that raises never reaches what follows
     Result r{scope, table};
     // A branch that may run overrides what came before on purpose: not a conflict (PL802).
-    std::fill(r.table.inherited.begin(), r.table.inherited.end(), true);
+    r.table.inherit_all();
     if (!ts_node_is_null(c.body)) walk_block(c.body, r.scope, r.table, ctx, depth, false);
     results.push_back(std::move(r));
   }
@@ -219,13 +219,13 @@ void PythonParser::branches(TSNode n, Scope& scope, FactTable& table, Context& c
     }
   }
   // Settings made in some branch: kept if all branches end with the same value, else unknown.
-  std::size_t base = table.facts.size();
+  std::size_t base = table.size();
   std::set<Key> touched;
   for (const auto& r : results)
-    for (std::size_t i = base; i < r.table.facts.size(); ++i) touched.insert(r.table.facts[i].key);
+    for (std::size_t i = base; i < r.table.size(); ++i) touched.insert(r.table.facts()[i].key);
   for (const auto& r : results) {
-    for (std::size_t i = table.conflicts.size(); i < r.table.conflicts.size(); ++i)
-      table.conflicts.push_back(r.table.conflicts[i]);
+    for (std::size_t i = table.conflicts().size(); i < r.table.conflicts().size(); ++i)
+      table.add_conflict(r.table.conflicts()[i]);
     for (std::size_t i = table.unrecognized.size(); i < r.table.unrecognized.size(); ++i)
       table.unrecognized.push_back(r.table.unrecognized[i]);
   }
@@ -245,7 +245,7 @@ void PythonParser::branches(TSNode n, Scope& scope, FactTable& table, Context& c
     }
     const Fact* any = nullptr;
     for (const auto& r : results)
-      if (const Fact* f = r.table.last(key); f && !any && r.table.facts.size() > base) any = f;
+      if (const Fact* f = r.table.last(key); f && !any && r.table.size() > base) any = f;
     if (!any) continue;
     Fact f = agree && first ? *first : *any;
     if (!agree)

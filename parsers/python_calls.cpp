@@ -404,11 +404,7 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
     callee[name] = bound;
     if (auto key = key_for_name(name)) {
       // The caller's argument replaces the callee's default for that setting.
-      for (std::size_t i = inner.facts.size(); i-- > 0;)
-        if (inner.facts[i].key == *key && inner.facts[i].origin == Origin::kRecipeDefault) {
-          inner.facts.erase(inner.facts.begin() + static_cast<long>(i));
-          inner.inherited.erase(inner.inherited.begin() + static_cast<long>(i));
-        }
+      inner.erase_if([&](const Fact& f) { return f.key == *key && f.origin == Origin::kRecipeDefault; });
       inner.add(make_fact(*key, arg.value, arg.where, Origin::kPythonKwarg, name), true);
     }
   };
@@ -425,8 +421,8 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
   PyVal returned = return_value_;
   return_value_ = saved;
   auto facts = std::make_shared<std::vector<Fact>>();
-  graph_.statements_read += inner.facts.size();  // inherited settings count against the same budget
-  for (auto f : inner.facts) {
+  graph_.statements_read += inner.size();  // inherited settings count against the same budget
+  for (auto f : inner.facts()) {
     if (f.origin == Origin::kRecipeName) continue;
     f.written_at.push_back({f.location, "set in " + fname + "()"});
     facts->push_back(f);

@@ -20,6 +20,7 @@
 
 #include "lint/keys.h"
 #include "lint/parsed_file.h"
+#include "lint/setting_list.h"
 #include "lint/source_text.h"
 #include "parsers/source_files.h"
 #include "parsers/tree_sitter_fields.h"
@@ -52,34 +53,14 @@ struct PyVal {
 };
 using Scope = std::map<std::string, PyVal>;
 
-// The settings one job collects, in order; later ones win.
-struct FactTable {
-  std::vector<Fact> facts;
-  std::vector<Conflict> conflicts;
+// The settings one job collects, in order; later ones win. `from_base`: inherited from a base object or
+// a called recipe, so the job's own settings override it without a conflict.
+struct FactTable : SettingList {
   std::vector<UnrecognizedSetting> unrecognized;
   RecipeCall recipe;  // the library recipe this job starts from (its facts are the table's)
 
-  const Fact* last(Key key) const {
-    for (auto it = facts.rbegin(); it != facts.rend(); ++it)
-      if (it->key == key) return &*it;
-    return nullptr;
-  }
-  std::vector<bool> inherited;  // facts[i] came from a base object or a called recipe
-
-  // Two values written in this job for one key are a conflict; overriding an inherited one is not.
   void add(Fact f, bool from_base) {
-    if (!from_base) {
-      for (std::size_t i = facts.size(); i-- > 0;) {
-        if (facts[i].key != f.key) continue;
-        const Fact& prev = facts[i];
-        if (!inherited[i] && prev.origin != Origin::kRecipeDefault && prev.priority == f.priority &&
-            prev.value.is_known() && f.value.is_known() && !(prev.value == f.value))
-          conflicts.push_back({f, prev});
-        break;
-      }
-    }
-    facts.push_back(std::move(f));
-    inherited.push_back(from_base);
+    SettingList::add(std::move(f), from_base ? Source::kInherited : Source::kWritten);
   }
 };
 

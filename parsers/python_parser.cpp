@@ -40,7 +40,7 @@ ParsedFile PythonParser::run() {
   FactTable module;
   Context ctx;
   walk_block(root, module_scope_, module, ctx, 0, /*module_level=*/true);
-  if (!module.facts.empty()) {
+  if (module.size() > 0) {
     emit(std::move(module), "module", {{1, 1}, {1, 1}});
     out_.jobs.back().function = "<module>";
   }
@@ -56,7 +56,7 @@ ParsedFile PythonParser::run() {
     TSNode body = by_field<"body">(node);
     if (!ts_node_is_null(body)) walk_block(body, scope, table, fctx, 0, false);
     bool sets = false;
-    for (const auto& f : table.facts) sets |= f.origin != Origin::kRecipeName;
+    for (const auto& f : table.facts()) sets |= f.origin != Origin::kRecipeName;
     if (sets) {
       function_jobs.emplace_back(out_.jobs.size(), name);
       emit(std::move(table), name + "()", node_location(node).range);
@@ -107,8 +107,8 @@ void PythonParser::emit(FactTable table, const std::string& name, SourceRange ra
   job.recipe = table.recipe;
   job.range = range;
   job.description = name;
-  job.facts = std::move(table.facts);
-  job.conflicts = std::move(table.conflicts);
+  job.conflicts = table.take_conflicts();
+  job.facts = table.take_facts();
   job.unrecognized = std::move(table.unrecognized);
   for (const auto& f : job.facts) {
     if (f.spelling.find("strategy") != std::string::npos || f.spelling.find("trainer") != std::string::npos)

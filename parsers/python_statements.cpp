@@ -84,12 +84,12 @@ void PythonParser::assignment(TSNode n, Scope& scope, FactTable& table, Context&
   if (own_job && v.object && !v.object->empty()) {
     FactTable object;
     for (const auto& f : *v.object) object.add(f, true);
-    object.conflicts = scratch.conflicts;
+    for (const auto& c : scratch.conflicts()) object.add_conflict(c);
     object.unrecognized = scratch.unrecognized;
     object.recipe = scratch.recipe;
     emit(std::move(object), text(left), node_location(n).range);
   } else if (own_job) {
-    for (auto& f : scratch.facts) table.add(std::move(f), false);
+    for (auto& f : scratch.take_facts()) table.add(std::move(f), false);
     for (auto& u : scratch.unrecognized) table.unrecognized.push_back(std::move(u));
     if (!scratch.recipe.empty()) table.recipe = scratch.recipe;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "lint/setting_list.h"
 #include "parsers/omegaconf.h"
 
 namespace parlint {
@@ -338,18 +339,11 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
     out.config_files.push_back(std::move(f));
   }
   // Trailing key=value overrides win over shorthands (run_recipe.py appends them last).
+  SettingList settings;
   for (auto* group : {&shorthands, &flags, &overrides})
-    for (auto& f : *group) out.facts.push_back(std::move(f));
-  for (std::size_t i = 0; i < out.facts.size(); ++i) {
-    for (std::size_t j = i + 1; j < out.facts.size(); ++j) {
-      const Fact &a = out.facts[i], &b = out.facts[j];
-      if (a.key == b.key && a.priority == b.priority && a.value.is_known() && b.value.is_known() &&
-          !(a.value == b.value)) {
-        out.conflicts.push_back({b, a});
-        break;
-      }
-    }
-  }
+    for (auto& f : *group) settings.add(std::move(f), SettingList::Source::kWritten);
+  out.conflicts = settings.take_conflicts();
+  out.facts = settings.take_facts();
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "lint/setting_list.h"
 #include "parsers/driver_configs.h"
 #include "parsers/omegaconf.h"
 
@@ -276,8 +277,9 @@ class DocumentExtractor {
           e.node.Scalar() != "null" && !e.node.Scalar().empty())
         job.settings_from_checkpoint = true;
     OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
-    std::unordered_map<int, std::size_t> winner;  // key -> index in job.facts
-    std::vector<bool> merged;                     // job.facts[i] came in through a merge key
+    // A key twice in one document: the later one wins (PyYAML; OmegaConf refuses the file). A value
+    // brought in by a merge key is overridden, not in conflict.
+    SettingList settings;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const Entry& e = entries_[i];
       if (skip[i]) continue;
@@ -297,20 +299,11 @@ class DocumentExtractor {
       fact.spelling = join(e.path);
       fact.priority = match->priority;
       fact.value = typed_value(node_value(e, resolver, fact), key_type(match->key), match->inverted);
-      // Two known values for one key at the same priority in one document: the later one wins (as in
-      // PyYAML and OmegaConf). A value brought in by a merge key is overridden, not in conflict.
-      auto it = winner.find(static_cast<int>(fact.key));
-      if (it != winner.end()) {
-        const Fact& prev = job.facts[it->second];
-        if (prev.priority == fact.priority && !e.from_merge && !merged[it->second] && prev.value.is_known() &&
-            fact.value.is_known() && !(prev.value == fact.value))
-          job.conflicts.push_back({fact, prev});
-      }
-      if (it == winner.end() || job.facts[it->second].priority <= fact.priority)
-        winner[static_cast<int>(fact.key)] = job.facts.size();
-      job.facts.push_back(std::move(fact));
-      merged.push_back(e.from_merge);
+      settings.add(std::move(fact),
+                   e.from_merge ? SettingList::Source::kInherited : SettingList::Source::kWritten);
     }
+    job.conflicts = settings.take_conflicts();
+    job.facts = settings.take_facts();
     return job;
   }
 
