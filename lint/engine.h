@@ -57,10 +57,6 @@ struct RunResult {
   int files_checked = 0;
 };
 
-// What kind of syntax a file holds, from its name and (for unknown names) its first bytes.
-enum class FileKind { kYaml, kPython, kShell, kNone };
-FileKind file_kind(std::string_view path, std::string_view head);
-
 RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& options);
 
 // The resolved jobs of the given paths, for `parlint plan`.

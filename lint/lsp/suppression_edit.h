@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lint/engine.h"
+#include "lint/file_kind.h"
 
 namespace parlint::lsp {
 

@@ -1,0 +1,20 @@
+#pragma once
+// What kind of syntax a file holds, from its name and (for unknown names) its first bytes. One table of
+// extensions, for the folder walk and for the parser choice alike.
+#include <string_view>
+
+namespace parlint {
+
+enum class FileKind { kYaml, kPython, kShell, kNone };
+
+// The syntax an extension (".sh", ".yaml") names, or kNone.
+FileKind kind_of_extension(std::string_view extension);
+
+// A shell script without an extension: a shell #! line, or #SBATCH directives.
+bool looks_like_shell(std::string_view head);
+
+// The parser for a file: its extension (a template's inner one: slurm.sh.j2), its #! line, its content;
+// YAML for any other file named explicitly, the most common config syntax.
+FileKind file_kind(std::string_view path, std::string_view head);
+
+}  // namespace parlint

@@ -1,0 +1,129 @@
+#include "lint/pipeline.h"
+
+#include <algorithm>
+
+#include "lint/cross_file.h"
+#include "lint/file_kind.h"
+#include "lint/rule.h"
+#include "parsers/python_parser.h"
+#include "parsers/shell_parser.h"
+#include "parsers/yaml_parser.h"
+
+namespace parlint {
+
+Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback,
+                         const std::map<std::string, Severity>& overrides) {
+  Diagnostic d;
+  d.code = std::string(rule.info().code);
+  d.name = std::string(rule.info().name);
+  d.severity = f.severity.value_or(rule.info().severity);
+  if (auto o = overrides.find(d.code); o != overrides.end()) d.severity = o->second;
+  // A finding that rests on a fallback value is at most a warning (DESIGN "Weak values").
+  if (f.weak && d.severity == Severity::kError) d.severity = Severity::kWarning;
+  d.message = std::move(f.message);
+  d.location = f.location.in_file() ? std::move(f.location) : fallback;
+  // The same related place can arrive through several facts (a config selected once, used by many keys).
+  for (auto& r : f.related) {
+    bool seen = std::any_of(d.related.begin(), d.related.end(), [&](const RelatedLocation& x) {
+      return x.location.path == r.location.path && x.location.range == r.location.range &&
+             x.message == r.message;
+    });
+    if (!seen && !(r.location.path == d.location.path && r.location.range == d.location.range))
+      d.related.push_back(std::move(r));
+  }
+  d.help = std::move(f.help);
+  d.sensitive = f.sensitive;
+  if (!f.holds_for.empty()) d.holds_for.emplace_back(std::move(f.holds_for), std::move(f.holds_for_at));
+  return d;
+}
+
+namespace {
+
+// A finding reported at a setting outside the job it holds for (a recipe that calls another recipe and
+// inherits its values, a launch that reads a config file) names that job and relates it (DESIGN
+// "Findings inherited through calls").
+void name_the_job(Finding& f, const Job& job) {
+  // Recipe functions only (their extent is known): a launch's settings are written around it (TP=16
+  // above the torchrun line), and a module-level object's keywords are part of it.
+  const SourceRange& extent = job.extent();
+  if (!extent.valid() || !f.location.in_file() || job.description().empty()) return;
+  bool inside = f.location.path == job.path() && !(f.location.range.start < extent.start) &&
+                !(extent.end < f.location.range.end);
+  if (inside) return;
+  f.holds_for = job.description();
+  f.holds_for_at = {job.path(), {job.range().start, job.range().start}};
+}
+
+}  // namespace
+
+ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader) {
+  ParsedFile parsed;
+  parsed.path = path;
+  // A NUL byte near the start means a binary file (as git decides): reported, not parsed as text.
+  std::string_view head = source.text().substr(0, 8192);
+  if (auto nul = head.find('\0'); nul != std::string_view::npos) {
+    SourcePosition at = source.position(nul);
+    parsed.errors.push_back(
+        {{at, {at.line, at.column + 1}},
+         "binary file (a NUL byte at byte " + std::to_string(nul) + "); not linted",
+         "parlint reads text files only; if this is not a configuration or script, add it to "
+         "exclude: in .parlint.yaml"});
+    return parsed;
+  }
+  switch (file_kind(path, source.text().substr(0, 4096))) {
+    case FileKind::kYaml:
+      parsed = parse_yaml(path, source);
+      resolve_referenced_files(parsed, reader);  // configs it inherits (NeMo-RL `defaults: parent.yaml`)
+      // A driver config that (with what it inherits) runs another backend has no Megatron job.
+      std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
+      break;
+    case FileKind::kShell:
+      parsed = parse_shell(path, source, reader);
+      resolve_referenced_files(parsed, reader);
+      break;
+    case FileKind::kPython:
+      parsed = parse_python(path, source, reader);
+      break;
+    case FileKind::kNone:
+      break;
+  }
+  return parsed;
+}
+
+std::vector<Diagnostic> check_job(const Job& job, const EngineOptions& options) {
+  std::vector<Diagnostic> out;
+  Location start{job.path(), {job.range().start, job.range().start}};
+  for (const auto& rule : RuleRegistry::instance().rules()) {
+    if (!options.rules.enabled(rule->info().code)) continue;
+    std::vector<Finding> findings;
+    rule->check_job(job, findings);
+    for (auto& f : findings) {
+      name_the_job(f, job);
+      out.push_back(to_diagnostic(*rule, std::move(f), start, options.severity));
+    }
+  }
+  return out;
+}
+
+AnalysedFile analyse_file(const std::string& path, std::string text, const FileReader& reader,
+                          const EngineOptions& options) {
+  AnalysedFile out;
+  out.path = path;
+  out.source = std::make_unique<SourceText>(std::move(text));
+  out.parsed = parse_source(path, *out.source, reader);
+  Location file_start{path, {{1, 1}, {1, 1}}};
+  for (const auto& rule : RuleRegistry::instance().rules()) {
+    if (!options.rules.enabled(rule->info().code)) continue;
+    std::vector<Finding> findings;
+    rule->check_file(out.parsed, findings);
+    for (auto& f : findings)
+      out.file_findings.push_back(to_diagnostic(*rule, std::move(f), file_start, options.severity));
+  }
+  for (const RawJob& raw : out.parsed.jobs) {
+    out.jobs.push_back(std::make_unique<Job>(path, raw, options.lint));
+    out.job_findings.push_back(check_job(*out.jobs.back(), options));
+  }
+  return out;
+}
+
+}  // namespace parlint

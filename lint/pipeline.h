@@ -1,0 +1,46 @@
+#pragma once
+// One file through parlint, the same for `check`, `plan` and the language server: its text -> the parsed
+// file (every file it refers to read through one FileReader, with the size limit and the editor's open
+// buffers) -> its jobs -> the findings of the selected rules. What the callers do with the result
+// (suppressions and snippets for check, layouts for plan, hovers in the editor) is theirs.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lint/diagnostic.h"
+#include "lint/engine.h"
+#include "lint/job.h"
+#include "lint/parsed_file.h"
+#include "lint/rule.h"
+#include "lint/source_text.h"
+#include "parsers/source_files.h"
+
+namespace parlint {
+
+struct AnalysedFile {
+  std::string path;
+  std::unique_ptr<SourceText> source;  // lone CRs end lines here, for every reader alike
+  ParsedFile parsed;
+  std::vector<std::unique_ptr<Job>> jobs;
+  std::vector<Diagnostic> file_findings;              // of the rules that read the file
+  std::vector<std::vector<Diagnostic>> job_findings;  // of the rules that read a job, per job
+};
+
+// `options` are the file's own (its configuration applied). Findings are not yet suppressed.
+AnalysedFile analyse_file(const std::string& path, std::string text, const FileReader& reader,
+                          const EngineOptions& options);
+
+// The findings of the selected job rules for one job, in rule order (a job from the command line, or
+// one of a file's).
+std::vector<Diagnostic> check_job(const Job& job, const EngineOptions& options);
+
+// A rule's finding as a diagnostic: the rule's code, name and severity (a configured override, and at most
+// a warning when it rests on a fallback value), at `fallback` when the finding names no place.
+Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback,
+                         const std::map<std::string, Severity>& overrides);
+
+// The parser its kind calls for, then the files it refers to (configs, sourced scripts) resolved.
+ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader);
+
+}  // namespace parlint
