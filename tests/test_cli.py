@@ -492,6 +492,21 @@ class Configuration(TempDir):
         self.assertEqual(run("check", "--config", os.path.join(self.dir, "missing.yaml"), "bad.yaml", cwd=self.dir).returncode, 2)
 
 
+class SharedOptions(unittest.TestCase):
+    """check and plan declare the options they share once: they accept and refuse the same values."""
+
+    def test_an_unknown_cluster_lists_the_profiles_in_check_and_in_plan(self):
+        for command in ("check", "plan"):
+            r = run(command, "--cluster", "dgx-h1000", "-", stdin="model: {}\n")
+            self.assertEqual(r.returncode, 2, command)
+            self.assertIn("unknown cluster profile 'dgx-h1000' (built in: dgx-a100, dgx-h100", r.stderr, command)
+
+    def test_the_shared_options_are_listed_by_both(self):
+        for option in ("--cluster", "--gpus-per-node", "--nvlink-domain", "--framework", "--stdin-filename"):
+            for command in ("check", "plan"):
+                self.assertIn(option, run(command, "--help").stdout, (command, option))
+
+
 class RuleReference(unittest.TestCase):
     def test_docs_rules_md_is_generated_from_the_rules(self):
         with open(os.path.join(ROOT, "docs", "rules.md"), encoding="utf-8") as f:

@@ -2,6 +2,7 @@
 // Reporters turn a run's diagnostics into text for people or machines.
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,14 @@ struct ReportOptions {
   bool quiet = false;         // diagnostics only, no summary
   bool step_summary = false;  // github: a job summary with every finding is written as well
 };
+
+// The check reports `--format` chooses from, by name: the option's allowed values and its dispatch.
+struct ReportFormat {
+  std::string_view name;
+  void (*write)(const RunResult& result, const ReportOptions& options, std::ostream& out);
+};
+std::span<const ReportFormat> report_formats();
+const ReportFormat* find_report_format(std::string_view name);
 
 void report_text(const RunResult& result, const ReportOptions& options, std::ostream& out);
 void report_gcc(const RunResult& result, const ReportOptions& options, std::ostream& out);

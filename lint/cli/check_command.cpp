@@ -1,0 +1,114 @@
+// parlint check: lint files and folders, report in the chosen format, exit with the findings' verdict.
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "lint/cli/commands.h"
+#include "lint/config.h"
+#include "lint/reporters/reporter.h"
+
+namespace parlint::cli {
+
+int run_check_command(const CheckArgs& a) {
+  EngineOptions options;
+  auto selection = RuleSelection::make(split_list(a.select), split_list(a.ignore));
+  if (!selection) return usage_error(selection.error());
+  options.rules = std::move(*selection);
+  options.cli_rules = !a.select.empty() || !a.ignore.empty();
+  options.cli_select = split_list(a.select);
+  options.cli_ignore = split_list(a.ignore);
+  std::optional<std::string> config_fail_on;
+  if (!a.config.empty()) {
+    auto cfg = load_config(a.config);
+    if (!cfg) return usage_error(cfg.error());
+    config_fail_on = cfg->fail_on;
+    options.config = std::make_shared<const Config>(std::move(*cfg));
+  } else {
+    ConfigResolver here;
+    if (const Config* c = here.for_file("./.")) config_fail_on = c->fail_on;
+    for (const auto& e : here.errors()) return usage_error(e);
+  }
+  if (auto error = apply_job_options(a.job, options)) return usage_error(*error);
+  options.jobs = a.jobs;
+  options.force_exclude = a.force_exclude;
+  options.apply_suppressions = !a.no_suppress;
+  auto max_size = parse_size(a.max_file_size);
+  if (!max_size) return usage_error("invalid --max-file-size '" + a.max_file_size + "' (for example 16MiB)");
+  options.max_file_size = *max_size;
+  for (const auto& g : split_list(a.exclude)) {
+    Glob glob(g);
+    if (!glob.ok()) return usage_error("invalid --exclude pattern '" + g + "'");
+    options.exclude.push_back(std::move(glob));
+  }
+  std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"."} : a.paths;
+
+  RunResult result = run_check(paths, options);
+
+  // In GitHub Actions the default is annotations (DESIGN §4); an explicit --format always wins.
+  const char* actions = std::getenv("GITHUB_ACTIONS");
+  std::string format = !a.format.empty()                                ? a.format
+                       : actions && std::string_view(actions) == "true" ? "github"
+                                                                        : "text";
+  ReportOptions report;
+  report.quiet = a.quiet;
+  const char* summary_path = std::getenv("GITHUB_STEP_SUMMARY");
+  report.step_summary = format == "github" && summary_path && *summary_path;
+  bool tty = a.output.empty() && ::isatty(STDOUT_FILENO);
+  bool no_color = std::getenv("NO_COLOR") && *std::getenv("NO_COLOR");
+  report.color = a.color == "always" || (a.color == "auto" && tty && !no_color);
+
+  std::ostringstream buffer;
+  find_report_format(format)->write(result, report, buffer);  // --format allows only their names
+
+  if (a.statistics) {
+    // One line per rule, most frequent first: "  12  PL101  tp-crosses-nvlink-domain".
+    std::map<std::string, std::pair<int, std::string>> counts;
+    for (const auto& d : result.diagnostics) {
+      auto& c = counts[d.diagnostic.code];
+      ++c.first;
+      c.second = d.diagnostic.name;
+    }
+    std::vector<std::pair<std::string, std::pair<int, std::string>>> rows(counts.begin(), counts.end());
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
+    if (format != "text") buffer.str("");
+    for (const auto& [code, c] : rows) buffer << fmt::format("{:>5}  {}  {}\n", c.first, code, c.second);
+    if (!result.suppressed.empty())
+      buffer << fmt::format("{:>5}  suppressed by comments\n", result.suppressed.size());
+  }
+  if (a.output.empty()) {
+    std::cout << buffer.str() << std::flush;
+  } else {
+    std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
+    out << buffer.str();
+    if (!out) return usage_error("cannot write " + a.output);
+  }
+  if (report.step_summary) {
+    // Appended: other steps' tools write to the same file.
+    std::ofstream summary(summary_path, std::ios::binary | std::ios::app);
+    summary << github_step_summary(result) << "\n";
+    if (!summary) std::cerr << "parlint: warning: cannot write the job summary to " << summary_path << "\n";
+  }
+  bool internal = false;
+  for (const auto& e : result.errors) {
+    internal |= e.internal;
+    std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
+  }
+  if (internal) return kExitInternal;
+  if (!result.errors.empty()) return kExitUsage;
+  std::string fail_on = a.fail_on_given ? a.fail_on : config_fail_on.value_or(a.fail_on);
+  if (fail_on == "never") return kExitClean;
+  Severity threshold = *severity_from_name(fail_on);
+  for (const auto& d : result.diagnostics)
+    if (d.diagnostic.severity >= threshold) return kExitFindings;
+  return kExitClean;
+}
+
+}  // namespace parlint::cli

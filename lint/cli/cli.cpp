@@ -1,0 +1,161 @@
+// The command line: every option declared here once (CLI11 lives in this one translation unit: it is
+// slow to compile), each subcommand run by its own file (lint/cli/*_command.cpp).
+#include "lint/cli.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "generated/version.h"
+#include "lint/cli/commands.h"
+#include "lint/lsp/language_server.h"
+#include "lint/reporters/reporter.h"
+
+namespace parlint {
+namespace {
+
+using namespace cli;
+
+std::string version_text() {
+  return fmt::format("parlint {}\ngrammars: tree-sitter {}, tree-sitter-python {}, tree-sitter-bash {}\n",
+                     PARLINT_VERSION, PARLINT_TS_VERSION, PARLINT_TS_PYTHON_VERSION, PARLINT_TS_BASH_VERSION);
+}
+
+// The options check and plan share: how jobs are read.
+void add_job_options(CLI::App* cmd, JobOptions& job) {
+  cmd->add_option("--cluster", job.cluster, "cluster profile (dgx-h100, gb200-nvl72, ...)");
+  cmd->add_option("--gpus-per-node", job.gpus_per_node, "GPUs per node when a job does not say")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--nvlink-domain", job.nvlink_domain, "GPUs that share one NVLink fabric")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--framework", job.framework, "framework semantics to apply")
+      ->check(CLI::IsMember({"auto", "megatron-lm", "megatron-bridge", "nemo1", "nemo2"}));
+  cmd->add_option("--stdin-filename", job.stdin_filename, "file name to report for \"-\"");
+}
+
+void add_check_options(CLI::App* cmd, CheckArgs& check) {
+  cmd->add_option("paths", check.paths, "files and folders to lint");
+  std::vector<std::string> formats;
+  for (const ReportFormat& f : report_formats()) formats.emplace_back(f.name);
+  cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember(formats));
+  cmd->add_option("-o,--output", check.output, "write the report to FILE");
+  cmd->add_option("--config", check.config, "configuration file (default: the closest .parlint.yaml)");
+  cmd->add_option("--select", check.select, "rules to enable: codes, names or prefixes (PL1)")
+      ->allow_extra_args(false);
+  cmd->add_option("--ignore", check.ignore, "rules to disable: codes, names or prefixes")
+      ->allow_extra_args(false);
+  cmd->add_option("--fail-on", check.fail_on, "lowest severity that makes the exit code 1")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  add_job_options(cmd, check.job);
+  cmd->add_option("--exclude", check.exclude, "glob of paths to skip in folders (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_flag("--force-exclude", check.force_exclude, "apply --exclude to files named explicitly too");
+  cmd->add_option("--color", check.color, "colour the text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("-j,--jobs", check.jobs, "files linted in parallel (default: one per CPU)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_flag("-q,--quiet", check.quiet, "print findings only, no summary");
+  cmd->add_flag("--no-suppress", check.no_suppress, "ignore suppression comments (show what they hide)");
+  cmd->add_flag("--statistics", check.statistics, "print the number of findings per rule");
+  cmd->add_option("--max-file-size", check.max_file_size,
+                  "larger files are reported and not read (default 16MiB)");
+}
+
+void add_plan_options(CLI::App* cmd, PlanArgs& plan) {
+  LayoutArgs& layout = plan.layout;
+  cmd->add_option("paths", plan.paths, "files to explain (or give a layout with the options below)");
+  cmd->add_option("--tp", layout.tp, "tensor-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--pp", layout.pp, "pipeline-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--cp", layout.cp, "context-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--ep", layout.ep, "expert-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--etp", layout.etp, "expert tensor-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--vpp", layout.vpp, "virtual pipeline size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--gpus", layout.gpus, "world size")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--nodes", layout.nodes, "node count")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--seq-length", layout.seq, "sequence length")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--model", layout.model, "built-in model, Megatron-Bridge recipe or Hugging Face id");
+  cmd->add_flag("--suggest", layout.suggest,
+                "suggest a layout for --model on --gpus/--nodes (and --seq-length)");
+  cmd->add_option("--svg", layout.svg, "write the first job's rank layout as an SVG picture to FILE");
+  cmd->add_option("--params", layout.params,
+                  "model size in parameters, for --suggest without --model (70e9)");
+  cmd->add_option("--active-params", layout.active_params, "active parameters of an MoE model (37e9)");
+  cmd->add_option("--experts", layout.experts, "routed experts of an MoE model");
+  cmd->add_option("--format", plan.format, "output format")->check(CLI::IsMember({"text", "json"}));
+  add_job_options(cmd, plan.job);
+}
+
+int run_lsp(int debounce_ms) {
+  lsp::ServerOptions options;
+  options.debounce = std::chrono::milliseconds(debounce_ms);
+  std::ios::sync_with_stdio(false);
+  // stdout carries the protocol: only MessageWriter may touch it, under its lock. std::cin and std::cerr
+  // are tied to std::cout, so every read (reader thread) and every log line (either thread) would flush
+  // cout unlocked, racing a message another thread is writing (seen as a Content-Length header twice).
+  std::cin.tie(nullptr);
+  std::cerr.tie(nullptr);
+  return lsp::run_language_server(std::cin, std::cout, options);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"parlint: a static linter for distributed-training launch configurations", "parlint"};
+  app.require_subcommand(0, 1);
+  bool show_version = false;
+  app.add_flag("-V,--version", show_version, "print the version and the pinned grammar versions");
+
+  CheckArgs check;
+  CLI::App* check_cmd =
+      app.add_subcommand("check", "lint files and folders (default \".\"); \"-\" reads stdin");
+  add_check_options(check_cmd, check);
+
+  PlanArgs plan;
+  CLI::App* plan_cmd =
+      app.add_subcommand("plan", "explain jobs: every resolved value, where it came from, derived layout");
+  add_plan_options(plan_cmd, plan);
+
+  std::string rules_format = "text";
+  CLI::App* rules_cmd = app.add_subcommand("rules", "list every rule");
+  rules_cmd->add_option("--format", rules_format, "output format")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+
+  std::string rule_name;
+  CLI::App* rule_cmd = app.add_subcommand("rule", "print a rule's documentation (markdown)");
+  rule_cmd->add_option("rule", rule_name, "a rule code or name")->required();
+
+  CLI::App* lsp_cmd = app.add_subcommand("lsp", "language server on stdio (LSP 3.17)");
+  int lsp_debounce_ms = 25;
+  lsp_cmd->add_option("--debounce-ms", lsp_debounce_ms, "quiet time after an edit before linting")
+      ->check(CLI::Range(0, 5000));
+  bool lsp_stdio = true;  // editors pass --stdio; it is the only transport
+  lsp_cmd->add_flag("--stdio", lsp_stdio, "use stdin and stdout (the default and only transport)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitClean : kExitUsage;
+  }
+  if (show_version) {
+    std::cout << version_text();
+    return kExitClean;
+  }
+  if (check_cmd->parsed()) {
+    check.fail_on_given = check_cmd->count("--fail-on") > 0;
+    check.job.framework_given = check_cmd->count("--framework") > 0;
+    return run_check_command(check);
+  }
+  if (plan_cmd->parsed()) {
+    plan.job.framework_given = plan_cmd->count("--framework") > 0;
+    return run_plan_command(plan);
+  }
+  if (rules_cmd->parsed()) return run_rules_command(rules_format);
+  if (rule_cmd->parsed()) return run_rule_command(rule_name);
+  if (lsp_cmd->parsed()) return run_lsp(lsp_debounce_ms);
+  std::cerr << app.help();
+  return kExitUsage;
+}
+
+}  // namespace parlint

@@ -1,0 +1,71 @@
+#pragma once
+// The subcommands behind the command line, one file each; lint/cli/cli.cpp declares their options (once
+// for the options check and plan share) and dispatches. Only that file sees CLI11.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/engine.h"
+
+namespace parlint::cli {
+
+constexpr int kExitClean = 0, kExitFindings = 1, kExitUsage = 2, kExitInternal = 3;
+
+// Prints "parlint: error: MESSAGE" and returns the usage exit code.
+int usage_error(const std::string& message);
+
+// "16MiB", "512KiB", "1GiB", "1048576": a byte count (binary units; the suffix's i and B are optional).
+std::optional<std::size_t> parse_size(std::string s);
+
+// How jobs are read, the same for check and plan.
+struct JobOptions {
+  std::string cluster;
+  std::optional<int> gpus_per_node, nvlink_domain;
+  std::string framework = "auto";
+  std::string stdin_filename = "-";
+  bool framework_given = false;  // --framework was on the command line (it then beats configuration)
+};
+// Applies them to `options`; an unknown cluster profile is a usage error naming the built-in ones.
+std::optional<std::string> apply_job_options(const JobOptions& job, EngineOptions& options);
+
+struct CheckArgs {
+  std::vector<std::string> paths;
+  JobOptions job;
+  std::string format;
+  std::string output;
+  std::string config;
+  std::vector<std::string> select, ignore, exclude;
+  std::string fail_on = "warning";
+  bool fail_on_given = false;
+  std::string color = "auto";
+  int jobs = 0;
+  bool quiet = false;
+  bool force_exclude = false;
+  bool no_suppress = false;
+  bool statistics = false;
+  std::string max_file_size = "16MiB";
+};
+int run_check_command(const CheckArgs& args);
+
+struct LayoutArgs {
+  std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq;
+  std::string model;
+  bool suggest = false;
+  std::string svg;                              // --svg FILE: the first job's rank layout as a picture
+  std::optional<double> params, active_params;  // --params 70e9 [--active-params 37e9] for --suggest
+  std::optional<std::int64_t> experts;
+  bool any() const { return tp || pp || cp || ep || etp || vpp || gpus || nodes || seq || !model.empty(); }
+};
+struct PlanArgs {
+  std::vector<std::string> paths;
+  JobOptions job;
+  std::string format = "text";
+  LayoutArgs layout;
+};
+int run_plan_command(const PlanArgs& args);
+
+int run_rules_command(const std::string& format);
+int run_rule_command(const std::string& which);
+
+}  // namespace parlint::cli
