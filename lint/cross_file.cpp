@@ -238,9 +238,7 @@ class Resolver {
     if (parsed->jobs.empty()) return;
     const RawJob& base = parsed->jobs.front();
     for (Fact f : base.facts) {
-      // trainer.num_nodes / trainer.devices of a config are what the framework starts, not the allocation.
-      if (f.key == Key::kNodes) f.key = Key::kNnodes;
-      if (f.key == Key::kGpusPerNode) f.key = Key::kNprocPerNode;
+      f.key = as_launched(f.key);  // the config a launch selects
       f.written_at.push_back({ref.location, "configuration selected here (" + shown + ")"});
       below.push_back(std::move(f));
     }

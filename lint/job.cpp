@@ -73,8 +73,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
     // to the processes the executor starts.
     if (raw.executor_runs_recipe) {
       std::erase_if(facts, [](const Fact& f) { return f.key == Key::kGpusPerNode; });
-      for (Fact& f : facts)
-        if (f.key == Key::kNodes) f.key = Key::kNnodes;
+      for (Fact& f : facts) f.key = as_launched(f.key);
     }
     if (framework_ == Framework::kUnknown)
       framework_ = recipe->is_nemo2() ? Framework::kNemo2 : Framework::kMegatronBridge;

@@ -87,6 +87,26 @@ bool is_env_section(std::string_view s) {
 
 }  // namespace
 
+bool is_environment_variable(Key key) {
+  return key >= Key::kCudaDeviceMaxConnections;  // the last keys of the schema (keys.h)
+}
+
+std::span<const Key> environment_variable_keys() {
+  static const std::vector<Key> kKeys = [] {
+    std::vector<Key> out;
+    for (int k = static_cast<int>(Key::kCudaDeviceMaxConnections); k < static_cast<int>(kKeyCount); ++k)
+      out.push_back(static_cast<Key>(k));
+    return out;
+  }();
+  return kKeys;
+}
+
+Key as_launched(Key key) {
+  if (key == Key::kNodes) return Key::kNnodes;
+  if (key == Key::kGpusPerNode) return Key::kNprocPerNode;
+  return key;
+}
+
 std::string_view key_name(Key key) {
   return kKeyInfo[static_cast<std::size_t>(key)].name;
 }
@@ -125,7 +145,7 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
   if (leaf.starts_with("--")) return match_megatron_flag(leaf);  // MODEL_ARGS: {--num-layers: 32}
   if (sections.size() == 1 && is_env_section(sections[0])) {
     auto key = key_from_name(leaf);
-    if (key && *key >= Key::kCudaDeviceMaxConnections) return KeyMatch{*key};
+    if (key && is_environment_variable(*key)) return KeyMatch{*key};
     return std::nullopt;
   }
   if (sections.size() == 1 && sections[0] == "trainer") {
@@ -147,7 +167,7 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
       if (a.spelling == leaf) key = a.key, inverted = a.inverted;
   if (!key) return std::nullopt;
   // Launch keys are only read where launchers write them; world_size is always derived.
-  if (*key == Key::kWorldSize || *key >= Key::kCudaDeviceMaxConnections) return std::nullopt;
+  if (*key == Key::kWorldSize || is_environment_variable(*key)) return std::nullopt;
   if ((*key == Key::kNodes || *key == Key::kGpusPerNode) && !sections.empty()) return std::nullopt;
 
   KeyMatch m{*key};

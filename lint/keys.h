@@ -1,6 +1,7 @@
 #pragma once
 // Canonical setting keys (Megatron-Core field names) and the spellings that map onto them
-// (reference/megatron-rules.md §9). Parsers call the matchers; rules only ever see Key values.
+// (Megatron-LM flags, Megatron-Bridge and NeMo config fields, Hydra overrides, launcher options).
+// Parsers call the matchers; rules only ever see Key values.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -58,6 +59,7 @@ namespace parlint {
   X(kNprocPerNode, "nproc_per_node", kInt)                                                 \
   X(kNnodes, "nnodes", kInt)                                                               \
   X(kWorldSize, "world_size", kInt)                                                        \
+  /* environment variables: keep them last (is_environment_variable) */                    \
   X(kCudaDeviceMaxConnections, "CUDA_DEVICE_MAX_CONNECTIONS", kAny)                        \
   X(kNemoHome, "NEMO_HOME", kAny)                                                          \
   X(kHfHome, "HF_HOME", kAny)
@@ -79,6 +81,17 @@ enum class KeyType { kInt, kBool, kList, kAny };
 std::string_view key_name(Key key);
 KeyType key_type(Key key);
 std::optional<Key> key_from_name(std::string_view canonical_name);
+
+// A framework's node and device counts (trainer.num_nodes, trainer.devices) where a launch gives them
+// (on its command line, in a config it selects, in a recipe a NeMo-Run executor runs) are what the
+// framework starts, not what the allocation holds: kNodes -> kNnodes, kGpusPerNode -> kNprocPerNode.
+// Every other key is itself.
+Key as_launched(Key key);
+
+// The environment variables the rules read (CUDA_DEVICE_MAX_CONNECTIONS, NEMO_HOME, HF_HOME): keys named
+// as the variable is, set by `export`, `env`, launcher options and env_vars sections, never by settings.
+bool is_environment_variable(Key key);
+std::span<const Key> environment_variable_keys();
 
 // A spelling that maps onto a key. `priority` orders spellings of one key within one file
 // (Bridge: dataset.seq_length wins over model.seq_length); `inverted` flips a boolean

@@ -346,7 +346,7 @@ PyVal PythonParser::run_with_executor(TSNode call_node, TSNode task_node, TSNode
   if (task.object)
     for (Fact f : *task.object) {
       if (f.key == Key::kGpusPerNode || f.key == Key::kWorldSize) continue;  // the executor's processes count
-      if (f.key == Key::kNodes) f.key = Key::kNnodes;
+      f.key = as_launched(f.key);
       joined.add(std::move(f), true);
     }
   if (exe.object)

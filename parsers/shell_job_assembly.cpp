@@ -170,16 +170,13 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
     for (const auto& f : l.launcher_facts) job.facts.push_back(f);
   }
   for (auto f : ta.facts) {
-    // On a launch, trainer.num_nodes / trainer.devices are what the framework starts, not the allocation.
-    if (!ray_driver && f.origin == Origin::kOverride && f.key == Key::kNodes) f.key = Key::kNnodes;
-    if (!ray_driver && f.origin == Origin::kOverride && f.key == Key::kGpusPerNode)
-      f.key = Key::kNprocPerNode;
+    if (!ray_driver && f.origin == Origin::kOverride) f.key = as_launched(f.key);  // on the command line
     job.facts.push_back(std::move(f));
   }
   if (job.framework == Framework::kMegatronDeepSpeed) deepspeed_config(args, job);
   for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));
   job.unrecognized = std::move(ta.unrecognized);
-  for (Key key : {Key::kCudaDeviceMaxConnections, Key::kNemoHome, Key::kHfHome})
+  for (Key key : environment_variable_keys())
     if (auto f = env_fact(key, std::string(key_name(key)), env, overlay, ctx))
       job.facts.push_back(std::move(*f));
   out_.jobs.push_back(std::move(job));
