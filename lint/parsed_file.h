@@ -7,6 +7,7 @@
 
 #include "lint/fact.h"
 #include "lint/framework.h"
+#include "lint/size_expression.h"
 #include "lint/word.h"
 
 namespace parlint {
@@ -52,17 +53,6 @@ struct RawJob {
   std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)
   std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
   std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`
-};
-
-// An arithmetic expression whose result sets a node count, GPU count or world size, with the parallel
-// sizes among its factors (NODES=$(( TP*PP*EP/8 ))).
-struct SizeExpression {
-  Location location;
-  std::string target;                                      // the variable it sets: "NODES"
-  Key target_key;                                          // kNodes, kGpusPerNode or kWorldSize
-  std::vector<Key> factors;                                // parallel sizes multiplied in it
-  std::vector<std::optional<std::int64_t>> factor_values;  // each factor's value there, when known
-  std::string text;                                        // the expression as written
 };
 
 // A name assigned a literal string (shell assignment, export, YAML scalar): where secrets hide.

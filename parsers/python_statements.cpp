@@ -2,6 +2,8 @@
 // settings they write, augmented assignments and the `if __name__ == "__main__"` guard.
 #include "parsers/python_interpreter.h"
 
+#include "lint/size_expression.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -93,6 +95,7 @@ void PythonParser::assignment(TSNode n, Scope& scope, FactTable& table, Context&
     for (auto& u : scratch.unrecognized) table.unrecognized.push_back(std::move(u));
     if (!scratch.recipe.empty()) table.recipe = scratch.recipe;
   }
+  if (type_of(right) == "binary_operator") size_expression(left, right, scope);
   if (type_of(right) != "expression_list" || type_of(left) == "identifier") {
     assign_target(left, v, scope, table, ctx, depth, right);
     return;
@@ -220,6 +223,43 @@ bool PythonParser::main_guard(TSNode n) const {
   if (text(cond).find("==") == std::string::npos) return false;
   auto is_main = [](const std::string& v) { return v == "\"__main__\"" || v == "'__main__'"; };
   return (a == "__name__" && is_main(b)) || (b == "__name__" && is_main(a));
+}
+
+// num_nodes = tp * pp * ep // 8 (PL103): the names multiplied, in a/b the numerator only.
+void PythonParser::size_expression(TSNode left, TSNode right, const Scope& scope) {
+  std::string target = type_of(left) == "identifier"  ? text(left)
+                       : type_of(left) == "attribute" ? text(by_field<"attribute">(left))
+                                                      : "";
+  if (target.empty()) return;
+  std::vector<ProductOperand> operands;
+  auto value_of = [&](const std::string& name) -> std::optional<std::int64_t> {
+    auto it = scope.find(name);
+    return it == scope.end() ? std::nullopt : it->second.value.as_int();
+  };
+  auto collect = [&](auto& self, TSNode n, bool multiplied, int depth) -> void {
+    if (ts_node_is_null(n) || depth > 64) return;
+    std::string_view t = type_of(n);
+    if (t == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
+      return self(self, ts_node_named_child(n, 0), multiplied, depth + 1);
+    if ((t == "identifier" || t == "attribute") && multiplied) {
+      std::string name = t == "identifier" ? text(n) : text(by_field<"attribute">(n));
+      operands.push_back({name, t == "identifier" ? value_of(name) : std::nullopt});
+      return;
+    }
+    if (t != "binary_operator") return;
+    TSNode op = by_field<"operator">(n);
+    std::string o = ts_node_is_null(op) ? "" : text(op);
+    if (o == "*") {
+      self(self, by_field<"left">(n), true, depth + 1);
+      self(self, by_field<"right">(n), true, depth + 1);
+    } else if (o == "/" || o == "//") {
+      self(self, by_field<"left">(n), multiplied || type_of(by_field<"left">(n)) == "binary_operator",
+           depth + 1);
+    }
+  };
+  collect(collect, right, false, 0);
+  if (auto e = size_expression_of(target, operands, node_location(right), text(right)))
+    out_.size_expressions.push_back(std::move(*e));
 }
 
 }  // namespace parlint::py

@@ -2,6 +2,8 @@
 // substrings), command substitution, arithmetic and the variables SLURM sets.
 #include "parsers/shell_interpreter.h"
 
+#include "lint/size_expression.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -480,27 +482,60 @@ void ShellParser::collect_product_vars(TSNode n, const Source& src, std::vector<
 
 void ShellParser::size_expression(const std::string& target, TSNode arith_node, const Source& src, Env& env,
                                   Context&) {
-  auto target_key = key_for_variable_name(target);
-  if (!target_key ||
-      (*target_key != Key::kNodes && *target_key != Key::kGpusPerNode && *target_key != Key::kWorldSize))
-    return;
+  if (!key_for_variable_name(target)) return;
   std::vector<std::string> vars;
   if (ts_node_named_child_count(arith_node) > 0)
     collect_product_vars(ts_node_named_child(arith_node, 0), src, vars, false);
-  SizeExpression e;
-  e.location = node_location(arith_node, src);
-  e.target = target;
-  e.target_key = *target_key;
-  e.text = text_of(arith_node, src);
-  for (const auto& v : vars)
-    if (auto k = key_for_variable_name(v);
-        k && *k != Key::kNodes && *k != Key::kGpusPerNode && *k != Key::kWorldSize) {
-      e.factors.push_back(*k);
-      const Var* var = env.find(v);
-      e.factor_values.push_back(var && !var->is_array && !var->value.unknown() ? parse_int(var->value.text)
-                                                                               : std::nullopt);
+  std::vector<ProductOperand> operands;
+  for (const auto& v : vars) operands.push_back({v, int_value_of(v, env)});
+  if (auto e = size_expression_of(target, operands, node_location(arith_node, src), text_of(arith_node, src)))
+    out_.size_expressions.push_back(std::move(*e));
+}
+
+// NODES=$(expr $TP \* $PP \* $EP / 8): the operands next to a `*` before the first `/` or `%`.
+void ShellParser::expr_size_expression(const std::string& target, TSNode substitution, const Source& src,
+                                       Env& env) {
+  if (!key_for_variable_name(target) || ts_node_named_child_count(substitution) != 1) return;
+  TSNode command = ts_node_named_child(substitution, 0);
+  if (node_type(command) != "command") return;
+  TSNode name = by_field<"name">(command);
+  if (ts_node_is_null(name) || text_of(name, src) != "expr") return;
+  std::vector<std::string> words;  // operands ("" for a literal) and operators, as written
+  std::vector<bool> is_operator;
+  for (TSNode arg : NamedChildren(command)) {
+    if (node_type(arg) == "command_name") continue;
+    std::string t = text_of(arg, src);
+    if (t == "\\*" || t == "'*'" || t == "\"*\"" || t == "*" || t == "/" || t == "%" || t == "+" ||
+        t == "-") {
+      words.push_back(t == "/" || t == "%" ? "/" : t == "+" || t == "-" ? "+" : "*");
+      is_operator.push_back(true);
+      continue;
     }
-  if (!e.factors.empty()) out_.size_expressions.push_back(std::move(e));
+    std::string var;
+    if (node_type(arg) == "simple_expansion" || node_type(arg) == "expansion")
+      for (TSNode child : NamedChildren(arg))
+        if (node_type(child) == "variable_name") var = text_of(child, src);
+    words.push_back(var);
+    is_operator.push_back(false);
+  }
+  std::vector<ProductOperand> operands;
+  for (std::size_t k = 0; k < words.size(); ++k) {
+    if (is_operator[k]) {
+      if (words[k] == "/") break;  // in a/b only the numerator multiplies
+      continue;
+    }
+    bool multiplied = (k > 0 && is_operator[k - 1] && words[k - 1] == "*") ||
+                      (k + 1 < words.size() && is_operator[k + 1] && words[k + 1] == "*");
+    if (multiplied && !words[k].empty()) operands.push_back({words[k], int_value_of(words[k], env)});
+  }
+  if (auto e =
+          size_expression_of(target, operands, node_location(substitution, src), text_of(substitution, src)))
+    out_.size_expressions.push_back(std::move(*e));
+}
+
+std::optional<std::int64_t> ShellParser::int_value_of(const std::string& name, Env& env) const {
+  const Var* var = env.find(name);
+  return var && !var->is_array && !var->value.unknown() ? parse_int(var->value.text) : std::nullopt;
 }
 
 }  // namespace parlint::shell

@@ -304,6 +304,8 @@ class ShellParser {
                             int depth = 0);
 
   void size_expression(const std::string& target, TSNode arith_node, const Source& src, Env& env, Context&);
+  void expr_size_expression(const std::string& target, TSNode substitution, const Source& src, Env& env);
+  std::optional<std::int64_t> int_value_of(const std::string& name, Env& env) const;
 
   // ---- commands --------------------------------------------------------------------------------
 

@@ -306,10 +306,9 @@ void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bo
       v.value.via = t.via;
       if (!t.unknown() && !t.text.empty()) {
         out_.literals.push_back({name, t.text, node_location(value, src)});
-        if (node_type(value) == "arithmetic_expansion") size_expression(name, value, src, env, ctx);
-      } else if (node_type(value) == "arithmetic_expansion") {
-        size_expression(name, value, src, env, ctx);
       }
+      if (node_type(value) == "arithmetic_expansion") size_expression(name, value, src, env, ctx);
+      if (node_type(value) == "command_substitution") expr_size_expression(name, value, src, env);
     }
   }
   if (ctx.in_loop) {

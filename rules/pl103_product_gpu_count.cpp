@@ -17,8 +17,10 @@ constexpr RuleInfo kInfo{
 
 ## What it does
 Finds GPU counts computed as the full product PP·TP·CP·EP·ETP.
-- **warning**: a shell arithmetic expression whose result sets a node count, GPU count or world size
-  (`NODES=$(( TP*PP*EP/8 ))`) multiplies both a TP and an EP size: the over-allocating formula.
+- **warning**: an arithmetic expression whose result sets a node count, GPU count or world size
+  multiplies both a TP and an EP size: the over-allocating formula. Shell arithmetic
+  (`NODES=$(( TP*PP*EP/8 ))`), `expr` (`NODES=$(expr $TP \* $PP \* $EP / 8)`) and Python
+  (`num_nodes = tp * pp * ep // 8`) are read alike.
 - **info**: an MoE job whose world size equals that product while the minimum
   M = PP·lcm(TP·CP, EP·ETP) is smaller; the note gives M, the data-parallel sizes of both meshes, and
   the node count for M.
