@@ -150,6 +150,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
 }
 
 const Fact* Job::fact(Key key) const {
+  if (reads_) (*reads_)[static_cast<std::size_t>(key)] = true;
   const auto& slot = values_[static_cast<std::size_t>(key)];
   return slot ? &*slot : nullptr;
 }
@@ -165,6 +166,7 @@ std::optional<bool> Job::get_bool(Key key) const {
 }
 
 bool Job::is_written(Key key) const {
+  if (reads_) (*reads_)[static_cast<std::size_t>(key)] = true;
   return written_[static_cast<std::size_t>(key)];
 }
 

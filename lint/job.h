@@ -74,6 +74,11 @@ class Job {
   const std::string& entry_script() const { return entry_script_; }
   const std::vector<std::string>& notes() const { return notes_; }
 
+  // The keys asked for (fact, get_int, get_bool, is_written and what is derived from them) while `log` is
+  // set: what a rule reads, checked against the keys it declares (RuleInfo::reads). Null stops recording.
+  using KeyReads = std::array<bool, kKeyCount>;
+  void record_reads(KeyReads* log) const { reads_ = log; }
+
  private:
   void set(Fact fact) { values_[static_cast<std::size_t>(fact.key)] = std::move(fact); }
   void apply_defaults(const LintOptions& options);
@@ -97,6 +102,7 @@ class Job {
   ClusterProfile cluster_;
   std::optional<ClusterProfile> chosen_cluster_;  // --cluster, or the GPU a recipe's name targets
   NvlinkDomain domain_;
+  mutable KeyReads* reads_ = nullptr;
 };
 
 }  // namespace parlint

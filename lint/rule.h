@@ -3,6 +3,7 @@
 // documentation, and registers itself with PARLINT_REGISTER_RULE. Rules see resolved jobs (and, for
 // PL900, a file's syntax errors) — never syntax trees or files.
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct RuleInfo {
   Severity severity;         // default severity
   std::string_view summary;  // one line
   std::string_view docs;     // markdown: What / Why / Example / Fix / Framework behaviour / References
+  // The settings its job check reads: `plan` names the rules an unknown value keeps from checking, and a
+  // test holds every rule to what it declares (tests/unit/rule_keys_test.cpp).
+  std::span<const Key> reads = {};
 };
 
 class Rule {

@@ -9,7 +9,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL101", "tp-crosses-nvlink-domain", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize,
+                          Key::kExpertTensorParallelSize, Key::kNumMoeExperts, Key::kWorldSize};
+
+constexpr RuleInfo kInfo{"PL101",
+                         "tp-crosses-nvlink-domain",
+                         Severity::kError,
                          "TP (or ETP) is larger than the NVLink domain, or does not divide it so that TP "
                          "groups straddle two domains",
                          R"md(# PL101 tp-crosses-nvlink-domain
@@ -63,7 +69,8 @@ The domain comes from `--nvlink-domain N`, an explicit `--cluster` profile (`gb2
   `[g2, g3]`, …; adjacent ranks are expected to share a box)
 - Megatron-Bridge `scripts/performance/utils/utils.py:316-328@067f987df03b` (NVLink domain sizes: 8 GPUs
   for H100, B200, B300; 72 for GB200, GB300)
-)md"};
+)md",
+                         kReads};
 
 // TP groups are `size` consecutive ranks; count those in the first `world` ranks that touch two domains.
 // Groups of `size` consecutive ranks that straddle two domains. The pattern repeats every

@@ -7,7 +7,20 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL102", "world-size-indivisible", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize,
+                          Key::kPipelineModelParallelSize,
+                          Key::kContextParallelSize,
+                          Key::kExpertModelParallelSize,
+                          Key::kExpertTensorParallelSize,
+                          Key::kNumMoeExperts,
+                          Key::kNodes,
+                          Key::kGpusPerNode,
+                          Key::kWorldSize};
+
+constexpr RuleInfo kInfo{"PL102",
+                         "world-size-indivisible",
+                         Severity::kError,
                          "world size is not divisible by TP·PP·CP or by PP·EP·ETP",
                          R"md(# PL102 world-size-indivisible
 
@@ -58,7 +71,8 @@ multiplies it, so if that product does not divide the world size, no value of th
   called by `set_data_parallel_size`, line 1037)
 - Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:87-88@067f987df03b` (unset ETP becomes
   1 when EP > 1)
-)md"};
+)md",
+                         kReads};
 
 class WorldSizeIndivisible final : public Rule {
  public:

@@ -9,8 +9,20 @@
 namespace parlint {
 namespace {
 
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize,
+                          Key::kPipelineModelParallelSize,
+                          Key::kContextParallelSize,
+                          Key::kExpertModelParallelSize,
+                          Key::kExpertTensorParallelSize,
+                          Key::kNumMoeExperts,
+                          Key::kGpusPerNode,
+                          Key::kWorldSize};
+
 constexpr RuleInfo kInfo{
-    "PL103", "product-gpu-count", Severity::kInfo,
+    "PL103",
+    "product-gpu-count",
+    Severity::kInfo,
     "a node/GPU count computed as a product including TP and EP (warning), or an MoE job sized as "
     "PP·TP·CP·EP·ETP GPUs while PP·lcm(TP·CP, EP·ETP) is the minimum (info)",
     R"md(# PL103 product-gpu-count
@@ -70,7 +82,8 @@ Valid in every framework; this is advice, not an error.
   needs 12, not 6)
 - Megatron-Bridge `src/megatron/bridge/perf_recipes/deepseek/h100/deepseek_v3.py:28-38@067f987df03b`
   (DeepSeek-V3 on 1024 H100: TP 2, PP 8, EP 64, exactly the product)
-)md"};
+)md",
+    kReads};
 
 class ProductGpuCount final : public Rule {
  public:

@@ -7,7 +7,12 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL104", "nested-launcher", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kNtasksPerNode, Key::kNprocPerNode};
+
+constexpr RuleInfo kInfo{"PL104",
+                         "nested-launcher",
+                         Severity::kError,
                          "torchrun / torch.distributed.run started by srun with ntasks-per-node > 1",
                          R"md(# PL104 nested-launcher
 
@@ -51,7 +56,8 @@ Not a framework check: torch.distributed fails at rendezvous (port collisions) o
   task per node)
 - Megatron-Bridge `skills/nemo-mbridge-multi-node-slurm/SKILL.md:101@067f987df03b` (8 tasks x 8 torchrun
   workers = 64 processes per node: EADDRINUSE)
-)md"};
+)md",
+                         kReads};
 
 class NestedLauncher final : public Rule {
  public:

@@ -7,8 +7,13 @@
 namespace parlint {
 namespace {
 
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kGpusPerNode, Key::kNtasksPerNode, Key::kNprocPerNode};
+
 constexpr RuleInfo kInfo{
-    "PL105", "ranks-per-node-mismatch", Severity::kError,
+    "PL105",
+    "ranks-per-node-mismatch",
+    Severity::kError,
     "ranks per node (nproc_per_node, or ntasks-per-node for srun-native launches) differ from GPUs per node",
     R"md(# PL105 ranks-per-node-mismatch
 
@@ -59,7 +64,8 @@ is silent; PL107 reports the missing request. When PL104 fires for a launch, PL1
 - NCCL issue https://github.com/NVIDIA/nccl/issues/418 ("Duplicate GPU detected": two ranks on one GPU are
   refused; a maintainer says it cannot work)
 - `man sbatch` (`--gpus-per-node`, `--ntasks-per-node`)
-)md"};
+)md",
+    kReads};
 
 class RanksPerNodeMismatch final : public Rule {
  public:

@@ -7,7 +7,12 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL106", "nnodes-mismatch", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kNodes, Key::kNnodes};
+
+constexpr RuleInfo kInfo{"PL106",
+                         "nnodes-mismatch",
+                         Severity::kError,
                          "launcher --nnodes differs from the allocation's node count",
                          R"md(# PL106 nnodes-mismatch
 
@@ -53,7 +58,8 @@ executor's nodes; NeMo's ConfigValidationPlugin asserts `task.trainer.num_nodes 
 - PyTorch torchrun documentation, https://pytorch.org/docs/stable/elastic/run.html (`--nnodes`: the
   rendezvous waits for that many nodes)
 - `man sbatch` (`--nodes`) and `man srun` (`-N`)
-)md"};
+)md",
+                         kReads};
 
 class NnodesMismatch final : public Rule {
  public:

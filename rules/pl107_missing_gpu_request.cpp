@@ -4,8 +4,13 @@
 namespace parlint {
 namespace {
 
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kGpusPerNode};
+
 constexpr RuleInfo kInfo{
-    "PL107", "missing-gpu-request", Severity::kWarning,
+    "PL107",
+    "missing-gpu-request",
+    Severity::kWarning,
     "a GPU training launch under SLURM with no --gpus-per-node, --gres=gpu:N, --gpus or -G",
     R"md(# PL107 missing-gpu-request
 
@@ -44,7 +49,8 @@ CUDA initialisation fails (`no CUDA GPUs are available`) on clusters without def
 - `man sbatch` (`--gpus-per-node`, `--gres=gpu:N`, `--gpus`/`-G`: the forms of a GPU request)
 - Slurm, Generic Resource (GRES) Scheduling, https://slurm.schedmd.com/gres.html (GPUs are a generic
   resource; a job sees only the GPUs it was allocated)
-)md"};
+)md",
+    kReads};
 
 class MissingGpuRequest final : public Rule {
  public:

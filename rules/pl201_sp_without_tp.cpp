@@ -7,8 +7,13 @@
 namespace parlint {
 namespace {
 
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kSequenceParallel};
+
 constexpr RuleInfo kInfo{
-    "PL201", "sp-without-tp", Severity::kError,
+    "PL201",
+    "sp-without-tp",
+    Severity::kError,
     "sequence_parallel is on while TP = 1 (an error where Megatron-Core raises, a warning "
     "where the framework turns SP off)",
     R"md(# PL201 sp-without-tp
@@ -61,7 +66,8 @@ raises, a **warning** where the framework turns SP off first (the job runs, with
   turns SP off silently)
 - NeMo `nemo/collections/nlp/models/language_modeling/megatron_base_model.py:1019-1025@8cfedd720346`
   (NeMo 1: logs and turns SP off)
-)md"};
+)md",
+    kReads};
 
 std::string framework_behaviour(Framework fw) {
   switch (fw) {

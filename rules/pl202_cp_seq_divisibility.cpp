@@ -7,7 +7,12 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL202", "cp-seq-divisibility", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kContextParallelSize, Key::kSeqLength};
+
+constexpr RuleInfo kInfo{"PL202",
+                         "cp-seq-divisibility",
+                         Severity::kError,
                          "CP > 1 and seq_length is not divisible by 2·CP",
                          R"md(# PL202 cp-seq-divisibility
 
@@ -50,7 +55,8 @@ for Megatron-Bridge `dataset.seq_length` wins over `model.seq_length`.
 - TransformerEngine `transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py`
   `:4964-4965@d0067d0da6cb` (CP needs sequences divisible by 2·CP) and `:1569-1571` (p2p: the per-GPU
   sequence must be even)
-)md"};
+)md",
+                         kReads};
 
 class CpSeqDivisibility final : public Rule {
  public:

@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL203", "sp-seq-divisibility", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kContextParallelSize, Key::kSequenceParallel,
+                          Key::kSeqLength};
+
+constexpr RuleInfo kInfo{"PL203",
+                         "sp-seq-divisibility",
+                         Severity::kError,
                          "SP with TP > 1 and (seq_length / CP) % TP != 0",
                          R"md(# PL203 sp-seq-divisibility
 
@@ -45,7 +51,8 @@ Fails at the first step in every framework (no config-time check).
 - Megatron-LM `megatron/core/models/common/embeddings/language_model_embedding.py:143-147@d98e8a64ddf3`
   (with SP the embeddings are scattered over the TP group)
 - Megatron-LM `megatron/core/utils.py:2544-2559@d98e8a64ddf3` (each CP rank keeps seq_length / CP tokens)
-)md"};
+)md",
+                         kReads};
 
 class SpSeqDivisibility final : public Rule {
  public:

@@ -7,7 +7,12 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL204", "long-seq-without-cp", Severity::kInfo,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kContextParallelSize, Key::kSeqLength};
+
+constexpr RuleInfo kInfo{"PL204",
+                         "long-seq-without-cp",
+                         Severity::kInfo,
                          "seq 8K-32K with CP = 1 (suggest CP=2); seq >= 32K with CP < 4 (suggest CP 4-8)",
                          R"md(# PL204 long-seq-without-cp
 
@@ -45,7 +50,8 @@ No framework checks this; long sequences without CP run out of memory or run slo
   beyond the KV-head count)
 - Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
   arXiv:2205.05198 (attention activations grow with the square of the sequence length)
-)md"};
+)md",
+                         kReads};
 
 class LongSeqWithoutCp final : public Rule {
  public:

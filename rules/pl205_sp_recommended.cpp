@@ -7,7 +7,14 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL205", "sp-recommended", Severity::kInfo, "TP > 1, seq >= 2K, SP off",
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize,
+                          Key::kSequenceParallel, Key::kSeqLength};
+
+constexpr RuleInfo kInfo{"PL205",
+                         "sp-recommended",
+                         Severity::kInfo,
+                         "TP > 1, seq >= 2K, SP off",
                          R"md(# PL205 sp-recommended
 
 ## What it does
@@ -44,7 +51,8 @@ Runs either way; SP lowers activation memory per GPU.
   a reduce-scatter and an all-gather of the same volume)
 - Megatron-LM `megatron/core/tensor_parallel/mappings.py:522-545@d98e8a64ddf3` (the SP all-gather and
   reduce-scatter)
-)md"};
+)md",
+                         kReads};
 
 class SpRecommended final : public Rule {
  public:

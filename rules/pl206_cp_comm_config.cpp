@@ -9,7 +9,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL206", "cp-comm-config", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kContextParallelSize, Key::kHierarchicalContextParallelSizes, Key::kCpCommType,
+                          Key::kExperimentalAttentionVariant, Key::kNumLayers};
+
+constexpr RuleInfo kInfo{"PL206",
+                         "cp-comm-config",
+                         Severity::kError,
                          "cp_comm_type not in {p2p, all_gather, a2a, a2a+p2p}; a2a+p2p without "
                          "hierarchical_context_parallel_sizes; their product != CP",
                          R"md(# PL206 cp-comm-config
@@ -68,7 +74,8 @@ required, and the default `p2p` is refused.
   needs one entry per layer)
 - Megatron-Bridge `src/megatron/bridge/training/config.py:1671-1697@067f987df03b` (list length, `a2a+p2p`
   without hierarchical sizes, and their product)
-)md"};
+)md",
+                         kReads};
 
 bool valid_type(const std::string& t) {
   return t == "p2p" || t == "all_gather" || t == "a2a" || t == "a2a+p2p";

@@ -7,8 +7,13 @@
 namespace parlint {
 namespace {
 
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize, Key::kNumMoeExperts};
+
 constexpr RuleInfo kInfo{
-    "PL301", "ep-on-dense", Severity::kError,
+    "PL301",
+    "ep-on-dense",
+    Severity::kError,
     "EP > 1 on a model known to have no experts (error), or only ETP > 1 on a dense model (warning)",
     R"md(# PL301 ep-on-dense
 
@@ -53,7 +58,8 @@ an expert count.
   EP > 1 then asserts)
 - Megatron-LM `megatron/core/transformer/transformer_config.py:1682-1683@d98e8a64ddf3` (an expert count of
   0 or less is refused)
-)md"};
+)md",
+    kReads};
 
 class EpOnDense final : public Rule {
  public:

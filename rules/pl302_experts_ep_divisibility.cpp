@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL302", "experts-ep-divisibility", Severity::kError, "num_moe_experts % EP != 0",
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kExpertModelParallelSize, Key::kNumMoeExperts};
+
+constexpr RuleInfo kInfo{"PL302",
+                         "experts-ep-divisibility",
+                         Severity::kError,
+                         "num_moe_experts % EP != 0",
                          R"md(# PL302 experts-ep-divisibility
 
 ## What it does
@@ -43,7 +49,8 @@ Megatron-LM refuses at start-up; Megatron-Bridge and NeMo fail at model build. M
 - Megatron-LM `megatron/core/transformer/moe/moe_layer.py:186-187@d98e8a64ddf3` (the MoE layer asserts it
   when built: the only check on Megatron-Bridge and NeMo)
 - DeepSpeed `deepspeed/moe/layer.py:59@edaa72212672` (DeepSpeed-MoE's own assertion)
-)md"};
+)md",
+                         kReads};
 
 class ExpertsEpDivisibility final : public Rule {
  public:

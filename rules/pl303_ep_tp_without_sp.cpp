@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL303", "ep-tp-without-sp", Severity::kWarning,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize,
+                          Key::kSequenceParallel};
+
+constexpr RuleInfo kInfo{"PL303",
+                         "ep-tp-without-sp",
+                         Severity::kWarning,
                          "EP > 1 and TP > 1 without sequence_parallel",
                          R"md(# PL303 ep-tp-without-sp
 
@@ -47,7 +53,8 @@ does not cover.
   a warning only)
 - Megatron-LM `docs/user-guide/parallelism-guide.md:139-144@d98e8a64ddf3` (the guide calls SP required
   with TP + EP)
-)md"};
+)md",
+                         kReads};
 
 class EpTpWithoutSp final : public Rule {
  public:

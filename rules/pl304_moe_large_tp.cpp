@@ -7,7 +7,12 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL304", "moe-large-tp", Severity::kInfo,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize, Key::kNumMoeExperts};
+
+constexpr RuleInfo kInfo{"PL304",
+                         "moe-large-tp",
+                         Severity::kInfo,
                          "MoE with TP > 2 (MoE TP is sized by active, not total, parameters)",
                          R"md(# PL304 moe-large-tp
 
@@ -45,7 +50,8 @@ Runs; this is throughput advice.
   (Qwen3-235B-A22B on 256 H100: TP 4, EP 8)
 - Megatron-Bridge `src/megatron/bridge/recipes/qwen/h100/qwen3_moe.py:146-173@067f987df03b` (Qwen3-30B-A3B
   on 16 H100: TP 1, EP 16)
-)md"};
+)md",
+                         kReads};
 
 class MoeLargeTp final : public Rule {
  public:

@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL305", "expert-tensor-parallel", Severity::kInfo,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize,
+                          Key::kExpertTensorParallelSize, Key::kNumMoeExperts};
+
+constexpr RuleInfo kInfo{"PL305",
+                         "expert-tensor-parallel",
+                         Severity::kInfo,
                          "effective ETP > 1; says whether it was set or inherited from TP",
                          R"md(# PL305 expert-tensor-parallel
 
@@ -52,7 +58,8 @@ Runs; this is advice. Megatron-DeepSpeed is not checked: it has no expert tensor
   default is None, resolved by Megatron-Core)
 - Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:87-88@067f987df03b` (unset ETP becomes
   1 when EP > 1)
-)md"};
+)md",
+                         kReads};
 
 class ExpertTensorParallel final : public Rule {
  public:

@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL306", "moe-bias-etp", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertTensorParallelSize, Key::kNumMoeExperts,
+                          Key::kAddBiasLinear};
+
+constexpr RuleInfo kInfo{"PL306",
+                         "moe-bias-etp",
+                         Severity::kError,
                          "MoE layers with linear bias and effective ETP != 1",
                          R"md(# PL306 moe-bias-etp
 
@@ -58,7 +64,8 @@ MoE layers and the assertion does not run.
 - Megatron-LM `megatron/core/model_parallel_config.py:506-507@d98e8a64ddf3` (unset ETP becomes TP)
 - Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:87-88@067f987df03b` (unset ETP becomes
   1 when EP > 1)
-)md"};
+)md",
+                         kReads};
 
 class MoeBiasEtp final : public Rule {
  public:

@@ -7,7 +7,14 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL401", "pp-without-vpp", Severity::kInfo,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kPipelineModelParallelSize, Key::kVirtualPipelineModelParallelSize,
+                          Key::kPipelineModelParallelLayout, Key::kNumLayersPerVirtualPipelineStage,
+                          Key::kNumLayers};
+
+constexpr RuleInfo kInfo{"PL401",
+                         "pp-without-vpp",
+                         Severity::kInfo,
                          "PP > 1, no VPP and no layout, and layers per stage >= 2",
                          R"md(# PL401 pp-without-vpp
 
@@ -43,7 +50,8 @@ interleaved schedule.
   Megatron-LM", arXiv:2104.04473 (interleaved schedule: the bubble shrinks by the number of chunks)
 - Megatron-LM `megatron/core/pipeline_parallel/schedules.py:161-165@d98e8a64ddf3` (with PP > 1 the
   interleaved schedule runs only when VPP is set)
-)md"};
+)md",
+                         kReads};
 
 class PpWithoutVpp final : public Rule {
  public:

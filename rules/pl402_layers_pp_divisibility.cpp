@@ -10,7 +10,21 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL402", "layers-pp-divisibility", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kPipelineModelParallelSize,
+                          Key::kVirtualPipelineModelParallelSize,
+                          Key::kNumLayersInFirstPipelineStage,
+                          Key::kNumLayersInLastPipelineStage,
+                          Key::kAccountForEmbeddingInPipelineSplit,
+                          Key::kAccountForLossInPipelineSplit,
+                          Key::kPipelineModelParallelLayout,
+                          Key::kNumLayersPerVirtualPipelineStage,
+                          Key::kMtpNumLayers,
+                          Key::kNumLayers};
+
+constexpr RuleInfo kInfo{"PL402",
+                         "layers-pp-divisibility",
+                         Severity::kError,
                          "layers (+1 each for account_for_embedding/loss) not divisible by PP (or PP·VPP); "
                          "uneven first/last stages or "
                          "a pipeline layout inconsistent",
@@ -71,7 +85,8 @@ divisibility (`megatron/model/gpt_model.py:463@f4157bea`); only its non-DeepSpee
 - Megatron-LM `megatron/training/arguments.py:968-973@d98e8a64ddf3`
   (`--num-layers-per-virtual-pipeline-stage` must divide each rank's layers)
 - Megatron-Bridge `src/megatron/bridge/models/gpt_provider.py:251-255@067f987df03b` ((L // PP) % VPP)
-)md"};
+)md",
+                         kReads};
 
 class LayersPpDivisibility final : public Rule {
  public:

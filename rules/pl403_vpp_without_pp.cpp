@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL403", "vpp-without-pp", Severity::kError, "VPP set (> 1) with PP = 1",
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kPipelineModelParallelSize, Key::kVirtualPipelineModelParallelSize};
+
+constexpr RuleInfo kInfo{"PL403",
+                         "vpp-without-pp",
+                         Severity::kError,
+                         "VPP set (> 1) with PP = 1",
                          R"md(# PL403 vpp-without-pp
 
 ## What it does
@@ -43,7 +49,8 @@ passes even VPP = 1 through and fails.
   (NeMo 1: VPP = 1 becomes unset)
 - Megatron-Bridge `src/megatron/bridge/training/initialize.py:808@067f987df03b` (VPP is passed to
   `initialize_model_parallel` as set)
-)md"};
+)md",
+                         kReads};
 
 class VppWithoutPp final : public Rule {
  public:

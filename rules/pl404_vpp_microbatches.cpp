@@ -7,8 +7,20 @@
 namespace parlint {
 namespace {
 
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize,
+                          Key::kPipelineModelParallelSize,
+                          Key::kVirtualPipelineModelParallelSize,
+                          Key::kContextParallelSize,
+                          Key::kMicrobatchGroupSizePerVpStage,
+                          Key::kGlobalBatchSize,
+                          Key::kMicroBatchSize,
+                          Key::kWorldSize};
+
 constexpr RuleInfo kInfo{
-    "PL404", "vpp-microbatches", Severity::kError,
+    "PL404",
+    "vpp-microbatches",
+    Severity::kError,
     "with VPP, the microbatches per step GBS/(MBS*DP) do not fit the schedule's group size "
     "(microbatch_group_size_per_vp_stage, default PP)",
     R"md(# PL404 vpp-microbatches
@@ -57,7 +69,8 @@ Fails at the first training step in every framework.
 - Megatron-LM `megatron/core/model_parallel_config.py:567-568@d98e8a64ddf3` (g defaults to PP)
 - Megatron-Bridge `src/megatron/bridge/recipes/glm/h100/glm5.py:54-60@067f987df03b` (GLM-5.2 on 416 H100:
   PP 13, VPP 2, g 16; GBS 1024 at line 97)
-)md"};
+)md",
+    kReads};
 
 class VppMicrobatches final : public Rule {
  public:

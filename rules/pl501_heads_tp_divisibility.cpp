@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL501", "heads-tp-divisibility", Severity::kError, "num_attention_heads % TP != 0",
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kNumAttentionHeads};
+
+constexpr RuleInfo kInfo{"PL501",
+                         "heads-tp-divisibility",
+                         Severity::kError,
+                         "num_attention_heads % TP != 0",
                          R"md(# PL501 heads-tp-divisibility
 
 ## What it does
@@ -44,7 +50,8 @@ Megatron-Core raises; Megatron-LM, Megatron-Bridge and NeMo all build that confi
   heads % TP = 0)
 - Megatron-LM `megatron/core/transformer/attention.py:365-367@d98e8a64ddf3` (each TP rank builds heads /
   TP heads)
-)md"};
+)md",
+                         kReads};
 
 class HeadsTpDivisibility final : public Rule {
  public:

@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL502", "query-groups-tp", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kNumAttentionHeads, Key::kNumQueryGroups,
+                          Key::kGroupQueryAttention};
+
+constexpr RuleInfo kInfo{"PL502",
+                         "query-groups-tp",
+                         Severity::kError,
                          "num_query_groups neither a multiple nor a divisor of TP",
                          R"md(# PL502 query-groups-tp
 
@@ -53,7 +59,8 @@ Megatron-Core raises at config time. Megatron-LM only reads `--num-query-groups`
   only with `--group-query-attention`)
 - Megatron-Bridge `skills/nemo-mbridge-recipe-recommender/SKILL.md:233-234@067f987df03b` (says "TP must
   divide num_key_value_heads": stricter than the code)
-)md"};
+)md",
+                         kReads};
 
 class QueryGroupsTp final : public Rule {
  public:

@@ -7,7 +7,14 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL503", "batch-divisibility", Severity::kError,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize,
+                          Key::kContextParallelSize,     Key::kGlobalBatchSize,
+                          Key::kMicroBatchSize,          Key::kWorldSize};
+
+constexpr RuleInfo kInfo{"PL503",
+                         "batch-divisibility",
+                         Severity::kError,
                          "global_batch_size % (micro_batch_size * DP) != 0",
                          R"md(# PL503 batch-divisibility
 
@@ -46,7 +53,8 @@ Refused at start-up (unless `decrease_batch_size_if_needed`, which silently roun
   (`decrease_batch_size_if_needed` rounds GBS down)
 - Megatron-Bridge `src/megatron/bridge/training/initialize.py:115@067f987df03b` and NeMo
   `nemo/lightning/megatron_init.py:183@8cfedd720346` (both use this calculator)
-)md"};
+)md",
+                         kReads};
 
 class BatchDivisibility final : public Rule {
  public:

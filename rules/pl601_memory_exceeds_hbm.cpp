@@ -7,8 +7,39 @@
 namespace parlint {
 namespace {
 
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize,
+                          Key::kPipelineModelParallelSize,
+                          Key::kVirtualPipelineModelParallelSize,
+                          Key::kContextParallelSize,
+                          Key::kExpertModelParallelSize,
+                          Key::kExpertTensorParallelSize,
+                          Key::kSequenceParallel,
+                          Key::kRecomputeGranularity,
+                          Key::kNumLayers,
+                          Key::kHiddenSize,
+                          Key::kFfnHiddenSize,
+                          Key::kNumAttentionHeads,
+                          Key::kNumQueryGroups,
+                          Key::kKvChannels,
+                          Key::kNumMoeExperts,
+                          Key::kMoeRouterTopk,
+                          Key::kMoeFfnHiddenSize,
+                          Key::kVocabSize,
+                          Key::kShareEmbeddingsAndOutputWeights,
+                          Key::kSeqLength,
+                          Key::kGlobalBatchSize,
+                          Key::kMicroBatchSize,
+                          Key::kUseDistributedOptimizer,
+                          Key::kZeroStage,
+                          Key::kUseMegatronFsdp,
+                          Key::kUseTorchFsdp2,
+                          Key::kWorldSize};
+
 constexpr RuleInfo kInfo{
-    "PL601", "memory-exceeds-hbm", Severity::kWarning,
+    "PL601",
+    "memory-exceeds-hbm",
+    Severity::kWarning,
     "estimated per-GPU memory (weights, gradients, optimizer state, activations) > the GPU's memory",
     R"md(# PL601 memory-exceeds-hbm
 
@@ -73,7 +104,8 @@ The GPU memory comes from the cluster profile (`--cluster`, or `cluster: {gpu_me
   (`estimate_training_memory`, Megatron-Bridge's version)
 - Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
   arXiv:2205.05198 (activation bytes per layer, Table 2)
-)md"};
+)md",
+    kReads};
 
 class MemoryExceedsHbm final : public Rule {
  public:

@@ -7,8 +7,13 @@
 namespace parlint {
 namespace {
 
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kNodes, Key::kNnodes, Key::kNemoHome, Key::kHfHome};
+
 constexpr RuleInfo kInfo{
-    "PL702", "container-local-cache", Severity::kWarning,
+    "PL702",
+    "container-local-cache",
+    Severity::kWarning,
     "multi-node job with NEMO_HOME / HF_HOME set to a container-local path (/root/.cache, ~, /tmp)",
     R"md(# PL702 container-local-cache
 
@@ -54,7 +59,8 @@ NeMo and Megatron-Bridge use these folders for model downloads and converted che
   dataset cache)
 - huggingface_hub `src/huggingface_hub/constants.py:157-167@ee0a4510f4bc` (`HF_HOME`, default
   `~/.cache/huggingface`; downloaded models and datasets go to `HF_HOME/hub`)
-)md"};
+)md",
+    kReads};
 
 bool container_local(std::string_view v) {
   return v.starts_with("/root") || v.starts_with("~") || v.starts_with("/tmp") || v.starts_with("$HOME") ||

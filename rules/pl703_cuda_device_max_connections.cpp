@@ -7,7 +7,13 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL703", "cuda-device-max-connections", Severity::kWarning,
+// The settings this rule reads (RuleInfo::reads).
+constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kContextParallelSize, Key::kSequenceParallel,
+                          Key::kCudaDeviceMaxConnections};
+
+constexpr RuleInfo kInfo{"PL703",
+                         "cuda-device-max-connections",
+                         Severity::kWarning,
                          "Megatron-LM launch with TP > 1 or CP > 1 on a pre-Blackwell profile without "
                          "CUDA_DEVICE_MAX_CONNECTIONS=1",
                          R"md(# PL703 cuda-device-max-connections
@@ -51,7 +57,8 @@ performance scripts set the variable themselves). Blackwell profiles (`dgx-b200`
   asserts `CUDA_DEVICE_MAX_CONNECTIONS=1`, only warns with FSDP or MoE all-to-all overlap)
 - Megatron-Bridge `scripts/performance/utils/overrides.py:258-262@067f987df03b` (its performance launcher
   sets 1 for TP or CP > 1 on Hopper, 32 on Blackwell)
-)md"};
+)md",
+                         kReads};
 
 bool pre_blackwell(const std::string& gpu) {
   return gpu == "a100" || gpu == "h100" || gpu == "h200" || gpu == "gh200" || gpu == "h800";

@@ -515,6 +515,22 @@ class RuleReference(unittest.TestCase):
                          "docs/rules.md is stale: regenerate it with `build/parlint rules --format markdown > docs/rules.md`")
 
 
+class PlanUncheckedRules(unittest.TestCase):
+    """An unknown value names the rules it keeps from checking (each rule declares the keys it reads)."""
+
+    SCRIPT = ("TP=${TP:-$1}\ntorchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size $TP "
+              "--num-attention-heads 32\n")
+
+    def test_text_and_json_name_the_rules(self):
+        text = run("plan", "--stdin-filename", "launch.sh", "-", stdin=self.SCRIPT).stdout
+        self.assertRegex(text, r"unchecked: tensor_model_parallel_size is unknown, so PL101, .*PL501.* cannot check it")
+        doc = json.loads(run("plan", "--format", "json", "--stdin-filename", "launch.sh", "-", stdin=self.SCRIPT).stdout)
+        tp = doc["jobs"][0]["values"]["tensor_model_parallel_size"]
+        self.assertIn("PL501", tp["unchecked_by"])
+        self.assertNotIn("PL202", tp["unchecked_by"])  # CP and the sequence length, not TP
+        self.assertNotIn("unchecked_by", doc["jobs"][0]["values"]["num_attention_heads"])
+
+
 class PlanFromFlags(unittest.TestCase):
     def test_minimum_gpus_against_the_product(self):
         r = run("plan", "--pp", "2", "--tp", "2", "--cp", "1", "--ep", "8", "--etp", "1")

@@ -7,9 +7,19 @@
 #include "lint/memory_model.h"
 #include "lint/rank_layout.h"
 #include "lint/reporters/reporter.h"
+#include "lint/rule.h"
 
 namespace parlint {
 namespace {
+
+// The rules that read `key` (their declared keys): an unknown value keeps them from checking it.
+std::vector<std::string> rules_reading(Key key) {
+  std::vector<std::string> codes;
+  for (const auto& rule : RuleRegistry::instance().rules())
+    for (Key k : rule->info().reads)
+      if (k == key) codes.emplace_back(rule->info().code);
+  return codes;
+}
 
 nlohmann::ordered_json range_json(const SourceRange& r) {
   return {{"start", {{"line", r.start.line}, {"column", r.start.column}}},
@@ -95,7 +105,10 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
       const Fact* f = job->fact(static_cast<Key>(i));
       if (!f) continue;
       nlohmann::ordered_json v = {{"value", value_json(f->value)}};
-      if (f->value.is_unknown()) v["unknown"] = f->value.unknown_reason();
+      if (f->value.is_unknown()) {
+        v["unknown"] = f->value.unknown_reason();
+        v["unchecked_by"] = rules_reading(static_cast<Key>(i));
+      }
       v["path"] =
           f->location.in_file() ? nlohmann::ordered_json(f->location.path) : nlohmann::ordered_json(nullptr);
       v["range"] = f->location.in_file() ? range_json(f->location.range) : nlohmann::ordered_json(nullptr);
@@ -216,6 +229,16 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
       out << fmt::format("  {:<38} {:<12} {}{}{}{}\n", key_name(static_cast<Key>(i)), escape_control(value),
                          escape_control(f->spelling), where.empty() ? "" : " (" + where + ")",
                          escape_control(provenance(*f, job->path())), f->weak ? " [fallback]" : "");
+    }
+    for (std::size_t i = 0; i < kKeyCount; ++i) {
+      const Fact* f = job->fact(static_cast<Key>(i));
+      if (!f || !f->value.is_unknown()) continue;
+      std::vector<std::string> codes = rules_reading(static_cast<Key>(i));
+      if (codes.empty()) continue;
+      std::string list;
+      for (const auto& c : codes) list += (list.empty() ? "" : ", ") + c;
+      out << fmt::format("  unchecked: {} is unknown, so {} cannot check it\n", key_name(static_cast<Key>(i)),
+                         list);
     }
     for (const auto& n : job->notes()) out << "  note: " << escape_control(n) << "\n";
     Derived d = derive(*job);
