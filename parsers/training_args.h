@@ -29,7 +29,7 @@ struct TrainingArgs {
 
 TrainingArgs parse_training_args(std::span<const Word> words);
 
-// Reads a Hydra override value (`8`, `true`, `null`, `"p2p"`, `[2,4]`) as a value.
+// Reads a Hydra override value (`8`, `true`, `null`, `"p2p"`, `[2,4]`) as a value (hydra_overrides.cpp).
 Value hydra_value(std::string_view text);
 
 }  // namespace parlint
