@@ -253,6 +253,7 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
   for (const auto& [name, value] : keywords) {
     if (recipe_call) break;  // bound to the callee's parameters above
     PyVal v = eval(value, scope, table, ctx, depth + 1);
+    note_literal(name, value, v);  // login(token="hf_...")
     if (v.object)
       for (const auto& f : *v.object) facts->push_back(f);  // nested config objects (model=Provider(...))
     auto key = key_for_name(name);

@@ -158,6 +158,7 @@ PyVal PythonParser::dictionary(TSNode n, Scope& scope, FactTable& table, Context
     PyVal key = string_value(k);
     if (key.value.kind() != Value::Kind::kString) continue;
     PyVal val = eval(v, scope, table, ctx, depth + 1);
+    note_literal(key.value.text(), v, val);  // env_vars={"HF_TOKEN": "hf_..."}
     if (auto m = key_for_name(key.value.text())) {
       Fact f = make_fact(*m, val, node_location(v), Origin::kPythonKwarg, key.value.text());
       facts->push_back(f);

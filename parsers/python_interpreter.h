@@ -187,6 +187,7 @@ class PythonParser {
   void attribute_path(TSNode n, std::vector<std::string>& out) const;
 
   void size_expression(TSNode left, TSNode right, const Scope& scope);
+  void note_literal(const std::string& name, TSNode value_node, const PyVal& v);
   void augmented(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth);
 
   // if / elif / else: each branch on its own copy; a setting or variable keeps its value only when every

@@ -123,10 +123,17 @@ void PythonParser::assign_target(TSNode left, PyVal v, Scope& scope, FactTable& 
       std::string shown = text(value_node);
       if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
       v.via.insert(v.via.begin(), {node_location(left), name + " = " + shown + " set here"});
-      if (v.value.kind() == Value::Kind::kString)
-        out_.literals.push_back({name, v.value.text(), node_location(value_node)});
+      note_literal(name, value_node, v);
     }
     scope[name] = std::move(v);
+    return;
+  }
+  if (lt == "subscript" && !ts_node_is_null(value_node)) {  // os.environ["HF_TOKEN"] = "hf_..."
+    TSNode index = by_field<"subscript">(left);
+    if (!ts_node_is_null(index) && type_of(index) == "string") {
+      PyVal key = string_value(index);
+      if (key.value.kind() == Value::Kind::kString) note_literal(key.value.text(), value_node, v);
+    }
     return;
   }
   if (lt == "pattern_list" || lt == "tuple_pattern") {
@@ -260,6 +267,15 @@ void PythonParser::size_expression(TSNode left, TSNode right, const Scope& scope
   collect(collect, right, false, 0);
   if (auto e = size_expression_of(target, operands, node_location(right), text(right)))
     out_.size_expressions.push_back(std::move(*e));
+}
+
+// A name given a string written in the file (PL701 looks for secrets among them); computed strings and
+// f-strings are not literals.
+void PythonParser::note_literal(const std::string& name, TSNode value_node, const PyVal& v) {
+  if (ts_node_is_null(value_node) || type_of(value_node) != "string" ||
+      v.value.kind() != Value::Kind::kString)
+    return;
+  out_.literals.push_back({name, v.value.text(), node_location(value_node)});
 }
 
 }  // namespace parlint::py

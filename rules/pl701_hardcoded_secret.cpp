@@ -22,10 +22,12 @@ constexpr RuleInfo kInfo{
 ## What it does
 Finds credentials written into launch scripts and configs: Hugging Face tokens (`hf_…`), GitHub
 tokens (`ghp_…`, `github_pat_…`), AWS access key ids (`AKIA…`), W&B API keys (40 hex characters in
-`WANDB_API_KEY`), and any literal assigned to an environment-style (upper-case) name ending in
-`_TOKEN`, `_API_KEY`, `_SECRET` or `_PASSWORD`, in shell scripts, Python and YAML configs (`env_vars:`
-maps and `NAME=value` list items). A lower-case config key (`pull_secret: ngc-registry`) names a secret
-kept elsewhere and is not reported. The message never repeats the value.
+`WANDB_API_KEY`), and any literal of letters and digits assigned to an environment-style (upper-case)
+name ending in `_TOKEN`, `_API_KEY`, `_SECRET` or `_PASSWORD`, in shell scripts, Python (assignments,
+`os.environ[...]`, `env_vars={...}` dicts, keyword arguments) and YAML configs (`env_vars:` maps and
+`NAME=value` list items). A lower-case config key (`pull_secret: ngc-registry`) and a value of words
+joined by dashes (`NATS_AUTH_TOKEN: stale-token`, `IMAGE_PULL_SECRET = "nvcr-secret"`) name a secret kept
+elsewhere or a test value and are not reported. The message never repeats the value.
 
 ## Why
 Launch scripts are committed, copied between clusters and pasted into issues; the token then works
@@ -123,6 +125,18 @@ bool placeholder(std::string_view v) {
   return false;
 }
 
+// A value that could be a credential when only its name says so: letters and digits mixed (keys, tokens
+// and passwords are), not words joined by dashes ("stale-token", "nvcr-secret": a test value, or the name
+// of a Kubernetes secret stored elsewhere).
+bool credential_like(std::string_view v) {
+  if (placeholder(v)) return false;
+  bool digit =
+      std::any_of(v.begin(), v.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  bool letter =
+      std::any_of(v.begin(), v.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  return digit && letter;
+}
+
 class HardcodedSecret final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -143,7 +157,7 @@ class HardcodedSecret final : public Rule {
         what = "a W&B API key";
       // By name only for environment-style names (HF_TOKEN=...): a lower-case config key such as
       // Kubernetes' `pull_secret: ngc-registry` names a secret stored elsewhere.
-      if (what.empty() && upper == lit.name && secret_name(lit.name) && !placeholder(lit.value))
+      if (what.empty() && upper == lit.name && secret_name(lit.name) && credential_like(lit.value))
         what = "a literal credential";
       if (what.empty()) continue;
       Finding f;
