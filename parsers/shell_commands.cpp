@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 
 #include <filesystem>
 #include "parsers/sourced_path.h"
@@ -103,13 +104,29 @@ bool ShellParser::launches_nothing(TSNode command, const Source& src) const {
   return true;
 }
 
-// Every command name handle_words acts on (keep the two in step).
+// The commands the interpreter acts on, by name; every other command launches nothing (python3.X names
+// are matched by is_python). launches_nothing() reads the same table.
+const std::map<std::string, ShellParser::CommandHandler, std::less<>>& ShellParser::command_table() {
+  static const std::map<std::string, CommandHandler, std::less<>> table = [] {
+    std::map<std::string, CommandHandler, std::less<>> t{
+        {"srun", &ShellParser::srun_command},         {"salloc", &ShellParser::salloc_command},
+        {"sbatch", &ShellParser::sbatch_command},     {"bash", &ShellParser::shell_command},
+        {"sh", &ShellParser::shell_command},          {"zsh", &ShellParser::shell_command},
+        {"dash", &ShellParser::shell_command},        {"eval", &ShellParser::eval_command},
+        {"source", &ShellParser::source_command},     {".", &ShellParser::source_command},
+        {"read", &ShellParser::read_builtin},         {"set", &ShellParser::set_builtin},
+        {"torchrun", &ShellParser::torchrun_command}, {"deepspeed", &ShellParser::deepspeed_command},
+        {"mpirun", &ShellParser::mpirun_command},     {"mpiexec", &ShellParser::mpirun_command},
+    };
+    for (const auto& name : kSimpleWrappers) t.emplace(name, &ShellParser::simple_wrapper);
+    for (const auto& name : kScanWrappers) t.emplace(name, &ShellParser::scan_wrapper);
+    return t;
+  }();
+  return table;
+}
+
 bool ShellParser::handled_command(std::string_view name) {
-  static const std::set<std::string, std::less<>> kNames = {
-      "srun",   "salloc", "sbatch", "bash", "sh",       "zsh",       "dash",   "eval",
-      "source", ".",      "read",   "set",  "torchrun", "deepspeed", "mpirun", "mpiexec"};
-  return kNames.contains(name) || kSimpleWrappers.contains(name) || kScanWrappers.contains(name) ||
-         is_python(name);
+  return command_table().contains(name) || is_python(name);
 }
 
 void ShellParser::handle_words(std::vector<ShellText>& w, std::size_t i, const Location& where,
@@ -132,84 +149,120 @@ void ShellParser::handle_words(std::vector<ShellText>& w, std::size_t i, const L
     ++i;
   }
   if (i >= w.size()) return;
-  std::string name(basename(w[i].text));
-  if (name == "srun") {
-    Allocation step = ctx.under_srun ? ctx.step : ctx.groups[0];
-    std::vector<Word> opts;
-    for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
-    for (const auto& o : opts)
-      if (o.text.starts_with("--het-group=")) {
-        auto g = parse_int(std::string_view(o.text).substr(12));
-        if (g && *g >= 0 && static_cast<std::size_t>(*g) < ctx.groups.size())
-          step = ctx.groups[static_cast<std::size_t>(*g)];
-      }
-    std::size_t used = parse_slurm_options(opts, step, Origin::kLauncherFlag, "srun ", true);
-    Context c = ctx;
-    c.under_srun = true;
-    c.under_mpi = false;
-    c.step = step;
-    return handle_words(w, i + 1 + used, where, redirects, env, overlay, c);
-  }
-  if (name == "salloc") {
-    std::vector<Word> opts;
-    for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
-    std::size_t used = parse_slurm_options(opts, ctx.groups[0], Origin::kLauncherFlag, "salloc ", true);
-    ctx.has_directives = true;
-    return handle_words(w, i + 1 + used, where, redirects, env, overlay, ctx);
-  }
-  if (name == "sbatch") {
-    if (!redirects.heredoc) return;  // submitting another file: read with cross-file resolution
-    Context c;
-    c.nesting = ctx.nesting;
-    std::vector<Word> opts;
-    for (std::size_t k = i + 1; k < w.size(); ++k) opts.push_back(to_word(w[k]));
-    parse_slurm_options(opts, c.groups[0], Origin::kLauncherFlag, "sbatch ", true);
-    c.has_directives = true;
-    Env local = env;
-    return reparse(*redirects.heredoc, local, c, true);
-  }
-  if (name == "bash" || name == "sh" || name == "zsh" || name == "dash") {
-    for (std::size_t k = i + 1; k < w.size(); ++k) {
-      if (w[k].text == "-c" && k + 1 < w.size()) return reparse(w[k + 1], env, ctx, false);
-      if (!w[k].text.starts_with("-")) return;  // a script file
-    }
-    if (redirects.heredoc) reparse(*redirects.heredoc, env, ctx, false);
-    return;
-  }
-  if (name == "eval") {
-    ShellText joined;
-    for (std::size_t k = i + 1; k < w.size(); ++k) {
-      if (k > i + 1) joined.push(' ', {});
-      joined.append(w[k]);
-    }
-    return reparse(joined, env, ctx, false);
-  }
-  if (name == "source" || name == ".") return source_file(w, i, env, ctx);
-  if (name == "read") return read_command(w, i, redirects, env);
-  if (name == "set") {
-    for (std::size_t k = i + 1; k < w.size(); ++k)
-      if (w[k].text.starts_with("-") && w[k].text.find('a') != std::string::npos) ctx.all_export = true;
-    return;
-  }
-  if (kSimpleWrappers.contains(name)) {
-    std::size_t k = i + 1;
-    while (k < w.size() && w[k].text.starts_with("-")) ++k;
-    if (name == "taskset" && k < w.size()) ++k;  // its CPU list
-    return handle_words(w, k, where, redirects, env, overlay, ctx);
-  }
-  if (kScanWrappers.contains(name)) {
-    // Container and environment runners: the command starts at the first launcher or interpreter.
-    for (std::size_t k = i + 1; k < w.size(); ++k) {
-      std::string_view b = basename(w[k].text);
-      if (b == "torchrun" || is_python(b) || b == "bash" || b == "sh" || b == "deepspeed" || b == "srun")
-        return handle_words(w, k, where, redirects, env, overlay, ctx);
-    }
-    return;
-  }
-  if (name == "torchrun") return torchrun(w, i + 1, where, env, overlay, ctx);
-  if (name == "deepspeed") return deepspeed(w, i + 1, where, env, overlay, ctx);
-  if (name == "mpirun" || name == "mpiexec") return mpirun(w, i + 1, where, redirects, env, overlay, ctx);
+  std::string_view name = basename(w[i].text);
+  CommandWords c{w, i, where, redirects, env, overlay, ctx};
+  if (auto it = command_table().find(name); it != command_table().end()) return (this->*(it->second))(c);
   if (is_python(name)) return python(w, i + 1, where, env, overlay, ctx);
+}
+
+// The rest of the words, from `k`, as a command of its own (after a wrapper or srun's options).
+void ShellParser::run_rest(const CommandWords& c, std::size_t k, Context& ctx) {
+  handle_words(c.w, k, c.where, c.redirects, c.env, c.overlay, ctx);
+}
+
+std::vector<Word> ShellParser::words_after(const CommandWords& c) const {
+  std::vector<Word> opts;
+  for (std::size_t k = c.i + 1; k < c.w.size(); ++k) opts.push_back(to_word(c.w[k]));
+  return opts;
+}
+
+// srun [options] command: a job step in the allocation (or the het-job group it names).
+void ShellParser::srun_command(const CommandWords& c) {
+  Allocation step = c.ctx.under_srun ? c.ctx.step : c.ctx.groups[0];
+  std::vector<Word> opts = words_after(c);
+  for (const auto& o : opts)
+    if (o.text.starts_with("--het-group=")) {
+      auto g = parse_int(std::string_view(o.text).substr(12));
+      if (g && *g >= 0 && static_cast<std::size_t>(*g) < c.ctx.groups.size())
+        step = c.ctx.groups[static_cast<std::size_t>(*g)];
+    }
+  std::size_t used = parse_slurm_options(opts, step, Origin::kLauncherFlag, "srun ", true);
+  Context inner = c.ctx;
+  inner.under_srun = true;
+  inner.under_mpi = false;
+  inner.step = step;
+  run_rest(c, c.i + 1 + used, inner);
+}
+
+// salloc [options] command: the allocation the command runs in.
+void ShellParser::salloc_command(const CommandWords& c) {
+  std::size_t used =
+      parse_slurm_options(words_after(c), c.ctx.groups[0], Origin::kLauncherFlag, "salloc ", true);
+  c.ctx.has_directives = true;
+  run_rest(c, c.i + 1 + used, c.ctx);
+}
+
+// sbatch <<EOF ... EOF: a batch script written inline (a file it submits is read by cross-file resolution).
+void ShellParser::sbatch_command(const CommandWords& c) {
+  if (!c.redirects.heredoc) return;
+  Context inner;
+  inner.nesting = c.ctx.nesting;
+  parse_slurm_options(words_after(c), inner.groups[0], Origin::kLauncherFlag, "sbatch ", true);
+  inner.has_directives = true;
+  Env local = c.env;
+  reparse(*c.redirects.heredoc, local, inner, true);
+}
+
+// bash -c "...", or a here-document fed to a shell: re-parsed as shell. A script file is not followed.
+void ShellParser::shell_command(const CommandWords& c) {
+  for (std::size_t k = c.i + 1; k < c.w.size(); ++k) {
+    if (c.w[k].text == "-c" && k + 1 < c.w.size()) return reparse(c.w[k + 1], c.env, c.ctx, false);
+    if (!c.w[k].text.starts_with("-")) return;
+  }
+  if (c.redirects.heredoc) reparse(*c.redirects.heredoc, c.env, c.ctx, false);
+}
+
+void ShellParser::eval_command(const CommandWords& c) {
+  ShellText joined;
+  for (std::size_t k = c.i + 1; k < c.w.size(); ++k) {
+    if (k > c.i + 1) joined.push(' ', {});
+    joined.append(c.w[k]);
+  }
+  reparse(joined, c.env, c.ctx, false);
+}
+
+void ShellParser::source_command(const CommandWords& c) {
+  source_file(c.w, c.i, c.env, c.ctx);
+}
+
+void ShellParser::read_builtin(const CommandWords& c) {
+  read_command(c.w, c.i, c.redirects, c.env);
+}
+
+// set -a: every variable assigned from here on is exported.
+void ShellParser::set_builtin(const CommandWords& c) {
+  for (std::size_t k = c.i + 1; k < c.w.size(); ++k)
+    if (c.w[k].text.starts_with("-") && c.w[k].text.find('a') != std::string::npos) c.ctx.all_export = true;
+}
+
+// exec, time, env, nice, numactl, ...: the command after their options.
+void ShellParser::simple_wrapper(const CommandWords& c) {
+  std::size_t k = c.i + 1;
+  while (k < c.w.size() && c.w[k].text.starts_with("-")) ++k;
+  if (basename(c.w[c.i].text) == "taskset" && k < c.w.size()) ++k;  // its CPU list
+  run_rest(c, k, c.ctx);
+}
+
+// Container and environment runners (docker, apptainer, uv, conda, nsys, ...): the command starts at the
+// first launcher or interpreter among their arguments.
+void ShellParser::scan_wrapper(const CommandWords& c) {
+  for (std::size_t k = c.i + 1; k < c.w.size(); ++k) {
+    std::string_view b = basename(c.w[k].text);
+    if (b == "torchrun" || is_python(b) || b == "bash" || b == "sh" || b == "deepspeed" || b == "srun")
+      return run_rest(c, k, c.ctx);
+  }
+}
+
+void ShellParser::torchrun_command(const CommandWords& c) {
+  torchrun(c.w, c.i + 1, c.where, c.env, c.overlay, c.ctx);
+}
+
+void ShellParser::deepspeed_command(const CommandWords& c) {
+  deepspeed(c.w, c.i + 1, c.where, c.env, c.overlay, c.ctx);
+}
+
+void ShellParser::mpirun_command(const CommandWords& c) {
+  mpirun(c.w, c.i + 1, c.where, c.redirects, c.env, c.overlay, c.ctx);
 }
 
 void ShellParser::read_command(std::vector<ShellText>& w, std::size_t i, const Redirects& redirects,

@@ -322,7 +322,34 @@ class ShellParser {
   bool launches_nothing(TSNode command, const Source& src) const;
 
   // Every command name handle_words acts on (keep the two in step).
+  // The words of one command, from its name (w[i]) on, and where it runs.
+  struct CommandWords {
+    std::vector<ShellText>& w;
+    std::size_t i;
+    const Location& where;
+    const Redirects& redirects;
+    Env& env;
+    Env& overlay;
+    Context& ctx;
+  };
+  using CommandHandler = void (ShellParser::*)(const CommandWords&);
+  static const std::map<std::string, CommandHandler, std::less<>>& command_table();
   static bool handled_command(std::string_view name);
+  void run_rest(const CommandWords& c, std::size_t k, Context& ctx);
+  std::vector<Word> words_after(const CommandWords& c) const;
+  void srun_command(const CommandWords& c);
+  void salloc_command(const CommandWords& c);
+  void sbatch_command(const CommandWords& c);
+  void shell_command(const CommandWords& c);
+  void eval_command(const CommandWords& c);
+  void source_command(const CommandWords& c);
+  void read_builtin(const CommandWords& c);
+  void set_builtin(const CommandWords& c);
+  void simple_wrapper(const CommandWords& c);
+  void scan_wrapper(const CommandWords& c);
+  void torchrun_command(const CommandWords& c);
+  void deepspeed_command(const CommandWords& c);
+  void mpirun_command(const CommandWords& c);
 
   void handle_words(std::vector<ShellText>& w, std::size_t i, const Location& where,
                     const Redirects& redirects, Env& env, Env& overlay, Context& ctx);
