@@ -55,73 +55,125 @@ void PythonParser::bind_defaults(TSNode fn, const std::string& fname, Scope& sco
 }
 
 PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
-  TSNode fn = by_field<"function">(n);
-  TSNode args = by_field<"arguments">(n);
-  std::string fname = ts_node_is_null(fn) ? "" : text(fn);
-  std::string last = last_component(fname);
+  CallSite c = call_site(n);
+  note_named_model(c);
+  // Calls answered by themselves; every other call is read for the settings it makes.
+  static constexpr CallHandler kHandlers[] = {&PythonParser::environment_read,
+                                              &PythonParser::builtin_conversion, &PythonParser::string_method,
+                                              &PythonParser::setattr_call};
+  for (CallHandler handler : kHandlers)
+    if (auto v = (this->*handler)(c, scope, table, ctx, depth)) return std::move(*v);
+  return settings_call(c, scope, table, ctx, depth);
+}
 
-  // Environment reads are unknown; their default is only shown as a fallback.
-  if (fname == "os.environ.get" || fname == "os.getenv" || fname == "environ.get" || fname == "getenv") {
-    std::string fallback;
-    if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 1)
-      fallback = text(ts_node_named_child(args, 1));
-    return env_value(n, fallback);
-  }
-  std::vector<TSNode> positional;
-  std::vector<std::pair<std::string, TSNode>> keywords;
-  std::vector<TSNode> splats;
-  if (!ts_node_is_null(args)) {
-    for (TSNode a : NamedChildren(args)) {
-      std::string_view at = type_of(a);
-      if (at == "keyword_argument") {
-        TSNode name = by_field<"name">(a), value = by_field<"value">(a);
-        if (!ts_node_is_null(name) && !ts_node_is_null(value)) keywords.emplace_back(text(name), value);
-      } else if (at == "dictionary_splat") {
-        splats.push_back(ts_node_named_child(a, 0));
-      } else if (at != "comment") {
-        positional.push_back(a);
-      }
+PythonParser::CallSite PythonParser::call_site(TSNode n) {
+  CallSite c;
+  c.node = n;
+  c.fn = by_field<"function">(n);
+  c.fname = ts_node_is_null(c.fn) ? "" : text(c.fn);
+  c.last = last_component(c.fname);
+  TSNode args = by_field<"arguments">(n);
+  if (ts_node_is_null(args)) return c;
+  for (TSNode a : NamedChildren(args)) {
+    std::string_view at = type_of(a);
+    if (at == "keyword_argument") {
+      TSNode name = by_field<"name">(a), value = by_field<"value">(a);
+      if (!ts_node_is_null(name) && !ts_node_is_null(value)) c.keywords.emplace_back(text(name), value);
+    } else if (at == "dictionary_splat") {
+      c.splats.push_back(ts_node_named_child(a, 0));
+    } else if (at != "comment") {
+      c.positional.push_back(a);
     }
   }
-  if ((last == "int" || last == "str" || last == "max" || last == "min") && keywords.empty() &&
-      !positional.empty()) {
-    std::vector<PyVal> vals;
-    for (TSNode p : positional) vals.push_back(eval(p, scope, table, ctx, depth + 1));
-    PyVal r = vals[0];
-    if (last == "int" && r.value.kind() == Value::Kind::kString) {
-      std::int64_t v = 0;
-      const std::string& s = r.value.text();
-      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      r.value = ec == std::errc() && end == s.data() + s.size() ? Value::integer(v)
-                                                                : Value::unknown("int() of text");
-    }
-    if (last == "max" || last == "min") {
-      for (const auto& v : vals) {
-        auto a = r.value.as_int(), b = v.value.as_int();
-        if (!a || !b) return known(Value::unknown(last + "() of values known only at run time"));
-        if ((last == "max" && *b > *a) || (last == "min" && *b < *a)) r = v;
-      }
-    }
-    return r;
+  return c;
+}
+
+// Environment reads are unknown; their default is only shown as a fallback.
+std::optional<PyVal> PythonParser::environment_read(const CallSite& c, Scope&, FactTable&, Context&, int) {
+  const std::string& fname = c.fname;
+  if (fname != "os.environ.get" && fname != "os.getenv" && fname != "environ.get" && fname != "getenv")
+    return std::nullopt;
+  TSNode args = by_field<"arguments">(c.node);
+  std::string fallback;
+  if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 1)
+    fallback = text(ts_node_named_child(args, 1));
+  return env_value(c.node, fallback);
+}
+
+// int("8"), str(x), max(a, b), min(a, b).
+std::optional<PyVal> PythonParser::builtin_conversion(const CallSite& c, Scope& scope, FactTable& table,
+                                                      Context& ctx, int depth) {
+  const std::string& last = c.last;
+  const auto& positional = c.positional;
+  if (!((last == "int" || last == "str" || last == "max" || last == "min") && c.keywords.empty() &&
+        !positional.empty()))
+    return std::nullopt;
+  std::vector<PyVal> vals;
+  for (TSNode p : positional) vals.push_back(eval(p, scope, table, ctx, depth + 1));
+  PyVal r = vals[0];
+  if (last == "int" && r.value.kind() == Value::Kind::kString) {
+    std::int64_t v = 0;
+    const std::string& s = r.value.text();
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    r.value =
+        ec == std::errc() && end == s.data() + s.size() ? Value::integer(v) : Value::unknown("int() of text");
   }
-  // "Lora".lower(): string methods that condition recipes on their arguments.
-  if ((last == "lower" || last == "upper" || last == "strip") && type_of(fn) == "attribute" &&
-      positional.empty() && keywords.empty()) {
-    PyVal o = eval(by_field<"object">(fn), scope, table, ctx, depth + 1);
-    if (o.value.kind() != Value::Kind::kString) return known(Value::unknown("the result of " + fname + "()"));
-    std::string s = o.value.text();
-    if (last == "strip") {
-      auto b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
-      s = b == std::string::npos ? "" : s.substr(b, e - b + 1);
-    } else {
-      for (char& ch : s)
-        ch = static_cast<char>(last == "lower" ? std::tolower(static_cast<unsigned char>(ch))
-                                               : std::toupper(static_cast<unsigned char>(ch)));
+  if (last == "max" || last == "min") {
+    for (const auto& v : vals) {
+      auto a = r.value.as_int(), b = v.value.as_int();
+      if (!a || !b) return known(Value::unknown(last + "() of values known only at run time"));
+      if ((last == "max" && *b > *a) || (last == "min" && *b < *a)) r = v;
     }
-    o.value = Value::string(std::move(s));
-    return o;
   }
-  // NeMo 2 recipe modules name their model: llm.llama3_70b.pretrain_recipe(...).
+  return r;
+}
+
+// "Lora".lower(): string methods that condition recipes on their arguments.
+std::optional<PyVal> PythonParser::string_method(const CallSite& c, Scope& scope, FactTable& table,
+                                                 Context& ctx, int depth) {
+  const std::string &last = c.last, &fname = c.fname;
+  if (!((last == "lower" || last == "upper" || last == "strip") && type_of(c.fn) == "attribute" &&
+        c.positional.empty() && c.keywords.empty()))
+    return std::nullopt;
+  TSNode fn = c.fn;
+  PyVal o = eval(by_field<"object">(fn), scope, table, ctx, depth + 1);
+  if (o.value.kind() != Value::Kind::kString) return known(Value::unknown("the result of " + fname + "()"));
+  std::string s = o.value.text();
+  if (last == "strip") {
+    auto b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
+    s = b == std::string::npos ? "" : s.substr(b, e - b + 1);
+  } else {
+    for (char& ch : s)
+      ch = static_cast<char>(last == "lower" ? std::tolower(static_cast<unsigned char>(ch))
+                                             : std::toupper(static_cast<unsigned char>(ch)));
+  }
+  o.value = Value::string(std::move(s));
+  return o;
+}
+
+// setattr(cfg.model, "tensor_model_parallel_size", 8): a setting like an attribute assignment.
+std::optional<PyVal> PythonParser::setattr_call(const CallSite& c, Scope& scope, FactTable& table,
+                                                Context& ctx, int depth) {
+  const auto& positional = c.positional;
+  if (!(c.last == "setattr" && positional.size() == 3 && type_of(positional[1]) == "string"))
+    return std::nullopt;
+  PyVal key = string_value(positional[1]);
+  PyVal v = eval(positional[2], scope, table, ctx, depth + 1);
+  std::vector<std::string> path;
+  attribute_path(positional[0], path);
+  path.erase(path.begin());
+  if (key.value.kind() == Value::Kind::kString) path.push_back(key.value.text());
+  if (!path.empty())
+    setting(path, v, node_location(positional[2]), Origin::kPythonAssign, table,
+            node_location(positional[1]));
+  return known(Value::null());
+}
+
+// The model a call names: llm.llama3_70b.pretrain_recipe(...),
+// AutoBridge.from_hf_pretrained("meta-llama/...").
+void PythonParser::note_named_model(const CallSite& c) {
+  const std::string &last = c.last, &fname = c.fname;
+  const auto& positional = c.positional;
   if ((last == "pretrain_recipe" || last == "finetune_recipe") && fname.find('.') != std::string::npos) {
     std::string module = fname.substr(0, fname.rfind('.'));
     named_model_ = last_component(module);
@@ -131,19 +183,18 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     PyVal id = string_value(positional[0]);
     if (id.value.kind() == Value::Kind::kString) named_model_ = id.value.text();
   }
-  if (last == "setattr" && positional.size() == 3 && type_of(positional[1]) == "string") {
-    PyVal key = string_value(positional[1]);
-    PyVal v = eval(positional[2], scope, table, ctx, depth + 1);
-    std::vector<std::string> path;
-    attribute_path(positional[0], path);
-    path.erase(path.begin());
-    if (key.value.kind() == Value::Kind::kString) path.push_back(key.value.text());
-    if (!path.empty())
-      setting(path, v, node_location(positional[2]), Origin::kPythonAssign, table,
-              node_location(positional[1]));
-    return known(Value::null());
-  }
+}
 
+// Any other call: its keywords are settings (of a settings constructor, or bound to a local recipe
+// function's parameters), a library recipe's layout comes from the built-in tables, and a NeMo-Run
+// executor's processes are what it starts.
+PyVal PythonParser::settings_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
+                                  int depth) {
+  TSNode n = c.node, fn = c.fn;
+  const std::string &fname = c.fname, &last = c.last;
+  const auto& positional = c.positional;
+  const auto& keywords = c.keywords;
+  const auto& splats = c.splats;
   auto facts = std::make_shared<std::vector<Fact>>();
   // dataclasses.replace(BASE, ...) and local recipe functions start from the facts they build on.
   if ((last == "replace") && !positional.empty()) {
@@ -165,49 +216,7 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     callee_name = imp->second.second;
     if (owner && !owner->functions_.count(callee_name)) owner = nullptr;
   }
-  // A Megatron-Bridge library recipe (llama3_8b_pretrain_config(), llama3_8b.pretrain_config()) that is
-  // not this project's own function: its layout and model come from the built-in recipe table, as for
-  // run_recipe.py --recipe.
-  if (!owner && bridge_hint_ && last.ends_with("_config") &&
-      (last.find("pretrain") != std::string::npos || last.find("finetune") != std::string::npos ||
-       last.find("sft") != std::string::npos || last.find("peft") != std::string::npos)) {
-    std::string module = fname.find('.') != std::string::npos ? fname.substr(0, fname.rfind('.')) : "";
-    module = last_component(module);
-    table.recipe.name = (last == "pretrain_config" || last == "finetune_config") && !module.empty()
-                            ? module + "_" + last
-                            : last;
-    table.recipe.changed_by.clear();
-    result.library_recipe = true;
-    result.recipe = table.recipe;
-  }
-  // A NeMo 2 library recipe (llm.llama3_70b.pretrain_recipe(...), or llama3_70b imported from
-  // nemo.collections.llm.recipes): its layout comes from the built-in NeMo 2 recipe table; the call's
-  // keywords are its settings (num_nodes) or arguments the table knows may change it (peft_scheme).
-  bool nemo_recipe_call = false;
-  if (!owner && last.ends_with("_recipe") && fname.find('.') != std::string::npos) {
-    std::string module = fname.substr(0, fname.rfind('.'));
-    auto imp = imports_.find(module.substr(0, module.find('.')));
-    if (imp != imports_.end() && imp->second.first.starts_with("nemo")) {
-      nemo_recipe_call = true;
-      table.recipe = {last_component(module) + "." + last,
-                      positional.empty() ? "" : fname + "() with positional arguments",
-                      {}};
-      result.library_recipe = true;
-      result.recipe = table.recipe;
-      for (const auto& [name, value] : keywords) {
-        PyVal v = eval(value, scope, table, ctx, depth + 1);
-        auto key = name == "num_gpus_per_node" ? std::optional(Key::kGpusPerNode) : key_for_name(name);
-        if (!key) {
-          table.recipe.arguments.push_back(name);
-          continue;
-        }
-        Fact f = make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name);
-        facts->push_back(f);
-        table.add(std::move(f), false);
-      }
-      result.recipe.arguments = table.recipe.arguments;
-    }
-  }
+  bool nemo_recipe_call = !owner && library_recipe(c, scope, table, ctx, depth, result, *facts);
   if (!owner && !positional.empty() && (fname == "run.run" || fname == "nemo_run.run" || last == "add"))
     if (auto e = std::find_if(keywords.begin(), keywords.end(),
                               [](const auto& k) { return k.first == "executor"; });
@@ -233,18 +242,7 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
         table.recipe.changed_by = (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()";
     }
   }
-  // Settings constructors: unknown keywords that look like settings are PL801 candidates.
-  auto settings_class = [](std::string_view name) {
-    return name.ends_with("Strategy") || name.ends_with("Config") || name.ends_with("Provider") ||
-           name.ends_with("Executor") || name.ends_with("Trainer");
-  };
-  // run.Config(nl.MegatronStrategy, ...) configures its first argument: a settings class, or something
-  // else entirely (run.Config(ConfigParams, parallelism=...) of an evaluation harness).
-  std::string configured = last == "Config" && !positional.empty() ? text(positional[0]) : "";
-  configured = last_component(configured);
-  bool constructor = last == "Config" ? configured.empty() || settings_class(configured)
-                                      : settings_class(last) || last == "initialize_model_parallel" ||
-                                            last == "replace" || last.ends_with("_executor");
+  bool constructor = settings_constructor(c);
   for (TSNode s : splats) {
     PyVal v = eval(s, scope, table, ctx, depth + 1);
     if (v.object)
@@ -265,25 +263,103 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     facts->push_back(f);
     table.add(std::move(f), false);
   }
-  if (last == "SlurmExecutor" || last == "LocalExecutor") {
-    std::string launcher;  // "" none, "torchrun", or "?" when written but not known statically
-    for (const auto& [name, value] : keywords) {
-      if (name != "launcher") continue;
-      PyVal l = eval(value, scope, table, ctx, depth + 1);
-      std::string t = l.value.kind() == Value::Kind::kString ? l.value.text() : text(value);
-      launcher = l.value.kind() == Value::Kind::kNull ? ""
-                 : t.find("torchrun") != std::string::npos || t.find("Torchrun") != std::string::npos ||
-                         t == "ft" || t.find("FaultTolerance") != std::string::npos
-                     ? "torchrun"
-                     : "?";
-    }
-    executor_processes(last, launcher, node_location(n), *facts, result);
-  }
+  if (last == "SlurmExecutor" || last == "LocalExecutor")
+    executor_processes(last, executor_launcher(c, scope, table, ctx, depth), node_location(n), *facts,
+                       result);
   if (!facts->empty()) result.object = facts;
   if (result.value.is_known() == false && result.value.unknown_reason() == "not known statically")
     result.value =
         Value::unknown("the result of " + (fname.size() > 40 ? fname.substr(0, 37) + "..." : fname) + "()");
   return result;
+}
+
+// A Megatron-Bridge or NeMo 2 library recipe that is not this project's own function. Returns whether it
+// was a NeMo 2 recipe call (its keywords were read here as the recipe's arguments).
+bool PythonParser::library_recipe(const CallSite& c, Scope& scope, FactTable& table, Context& ctx, int depth,
+                                  PyVal& result, std::vector<Fact>& facts) {
+  const std::string &fname = c.fname, &last = c.last;
+  const auto& positional = c.positional;
+  const auto& keywords = c.keywords;
+  // A Megatron-Bridge library recipe (llama3_8b_pretrain_config(), llama3_8b.pretrain_config()) that is
+  // not this project's own function: its layout and model come from the built-in recipe table, as for
+  // run_recipe.py --recipe.
+  if (bridge_hint_ && last.ends_with("_config") &&
+      (last.find("pretrain") != std::string::npos || last.find("finetune") != std::string::npos ||
+       last.find("sft") != std::string::npos || last.find("peft") != std::string::npos)) {
+    std::string module = fname.find('.') != std::string::npos ? fname.substr(0, fname.rfind('.')) : "";
+    module = last_component(module);
+    table.recipe.name = (last == "pretrain_config" || last == "finetune_config") && !module.empty()
+                            ? module + "_" + last
+                            : last;
+    table.recipe.changed_by.clear();
+    result.library_recipe = true;
+    result.recipe = table.recipe;
+  }
+  // A NeMo 2 library recipe (llm.llama3_70b.pretrain_recipe(...), or llama3_70b imported from
+  // nemo.collections.llm.recipes): its layout comes from the built-in NeMo 2 recipe table; the call's
+  // keywords are its settings (num_nodes) or arguments the table knows may change it (peft_scheme).
+  bool nemo_recipe_call = false;
+  if (last.ends_with("_recipe") && fname.find('.') != std::string::npos) {
+    std::string module = fname.substr(0, fname.rfind('.'));
+    auto imp = imports_.find(module.substr(0, module.find('.')));
+    if (imp != imports_.end() && imp->second.first.starts_with("nemo")) {
+      nemo_recipe_call = true;
+      table.recipe = {last_component(module) + "." + last,
+                      positional.empty() ? "" : fname + "() with positional arguments",
+                      {}};
+      result.library_recipe = true;
+      result.recipe = table.recipe;
+      for (const auto& [name, value] : keywords) {
+        PyVal v = eval(value, scope, table, ctx, depth + 1);
+        auto key = name == "num_gpus_per_node" ? std::optional(Key::kGpusPerNode) : key_for_name(name);
+        if (!key) {
+          table.recipe.arguments.push_back(name);
+          continue;
+        }
+        Fact f = make_fact(*key, v, node_location(value), Origin::kPythonKwarg, name);
+        facts.push_back(f);
+        table.add(std::move(f), false);
+      }
+      result.recipe.arguments = table.recipe.arguments;
+    }
+  }
+  return nemo_recipe_call;
+}
+
+// A settings constructor (a *Strategy, *Config, *Provider, *Executor or *Trainer, run.Config of one):
+// its unknown keywords that look like settings are PL801 candidates.
+bool PythonParser::settings_constructor(const CallSite& c) {
+  const std::string& last = c.last;
+  const auto& positional = c.positional;
+  auto settings_class = [](std::string_view name) {
+    return name.ends_with("Strategy") || name.ends_with("Config") || name.ends_with("Provider") ||
+           name.ends_with("Executor") || name.ends_with("Trainer");
+  };
+  // run.Config(nl.MegatronStrategy, ...) configures its first argument: a settings class, or something
+  // else entirely (run.Config(ConfigParams, parallelism=...) of an evaluation harness).
+  std::string configured = last == "Config" && !positional.empty() ? text(positional[0]) : "";
+  configured = last_component(configured);
+  return last == "Config" ? configured.empty() || settings_class(configured)
+                          : settings_class(last) || last == "initialize_model_parallel" ||
+                                last == "replace" || last.ends_with("_executor");
+}
+
+// The launcher a NeMo-Run executor is given: "" none, "torchrun", or "?" when written but not known
+// statically.
+std::string PythonParser::executor_launcher(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
+                                            int depth) {
+  std::string launcher;
+  for (const auto& [name, value] : c.keywords) {
+    if (name != "launcher") continue;
+    PyVal l = eval(value, scope, table, ctx, depth + 1);
+    std::string t = l.value.kind() == Value::Kind::kString ? l.value.text() : text(value);
+    launcher = l.value.kind() == Value::Kind::kNull ? ""
+               : t.find("torchrun") != std::string::npos || t.find("Torchrun") != std::string::npos ||
+                       t == "ft" || t.find("FaultTolerance") != std::string::npos
+                   ? "torchrun"
+                   : "?";
+  }
+  return launcher;
 }
 
 // The processes a NeMo-Run executor starts per node (nemo_run/core/execution/slurm.py and local.py at

@@ -237,7 +237,31 @@ class PythonParser {
 
   PyVal dictionary(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth);
 
+  // A call as written: what is called and its arguments.
+  struct CallSite {
+    TSNode node{}, fn{};
+    std::string fname, last;  // "llm.llama3_70b.pretrain_recipe", "pretrain_recipe"
+    std::vector<TSNode> positional;
+    std::vector<std::pair<std::string, TSNode>> keywords;
+    std::vector<TSNode> splats;  // **kwargs
+  };
+  using CallHandler = std::optional<PyVal> (PythonParser::*)(const CallSite&, Scope&, FactTable&, Context&,
+                                                             int);
   PyVal call(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth);
+  CallSite call_site(TSNode n);
+  std::optional<PyVal> environment_read(const CallSite& c, Scope&, FactTable&, Context&, int);
+  std::optional<PyVal> builtin_conversion(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
+                                          int depth);
+  std::optional<PyVal> string_method(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
+                                     int depth);
+  std::optional<PyVal> setattr_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
+                                    int depth);
+  void note_named_model(const CallSite& c);
+  PyVal settings_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx, int depth);
+  bool library_recipe(const CallSite& c, Scope& scope, FactTable& table, Context& ctx, int depth,
+                      PyVal& result, std::vector<Fact>& facts);
+  bool settings_constructor(const CallSite& c);
+  std::string executor_launcher(const CallSite& c, Scope& scope, FactTable& table, Context& ctx, int depth);
 
   // The processes a NeMo-Run executor starts per node (nemo_run/core/execution/slurm.py and local.py at
   // NeMo-Run 0c49127199ca), as the executor's ntasks_per_node. Without a launcher, srun starts
