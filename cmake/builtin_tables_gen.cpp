@@ -48,7 +48,8 @@ std::vector<ClusterProfile> read_clusters(const YAML::Node& root, std::size_t& d
     c.name = kv.first.as<std::string>();
     c.gpus_per_node = kv.second["gpus_per_node"].as<int>();
     c.nvlink_domain = kv.second["nvlink_domain"].as<int>();
-    c.gpu_memory_gib = kv.second["gpu_memory_gib"].as<double>();
+    // null: no public source gives it; 0 tells the memory rule and plan that it is not known.
+    c.gpu_memory_gib = kv.second["gpu_memory_gib"].IsNull() ? 0 : kv.second["gpu_memory_gib"].as<double>();
     c.interconnect = kv.second["interconnect"].as<std::string>();
     c.gpu = kv.second["gpu"].as<std::string>();
     if (c.name == def) {

@@ -22,7 +22,7 @@ const ClusterProfile& default_cluster_profile() {
 std::optional<ClusterProfile> find_cluster_profile(std::string_view name) {
   for (const auto& p : profiles().list)
     if (p.name == name) return p;
-  return std::nullopt;
+  return cluster_for_gpu(name);
 }
 
 std::optional<ClusterProfile> cluster_for_gpu(std::string_view gpu) {

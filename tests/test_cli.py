@@ -501,6 +501,16 @@ class SharedOptions(unittest.TestCase):
             self.assertEqual(r.returncode, 2, command)
             self.assertIn("unknown cluster profile 'dgx-h1000' (built in: dgx-a100, dgx-h100", r.stderr, command)
 
+    def test_the_perf_recipe_targets_are_profiles(self):
+        # Megatron-Bridge's perf recipes target b300, vr200 and r100: accepted by name or GPU, with the
+        # GPUs per node and NVLink domain Megatron-Bridge gives them.
+        for name, domain in (("b300", 8), ("dgx-b300", 8), ("vr200", 72), ("r100", 72)):
+            doc = json.loads(run("plan", "--format", "json", "--cluster", name, "--tp", "16", "--gpus", "64").stdout)
+            self.assertEqual(doc["jobs"][0]["derived"]["nvlink_domain"], domain, name)
+        text = run("plan", "--cluster", "vr200", "--model", "llama3-70b", "--tp", "8", "--pp", "2", "--gpus", "64",
+                   "--seq-length", "8192").stdout
+        self.assertNotIn("of 0 GiB", text)
+
     def test_the_shared_options_are_listed_by_both(self):
         for option in ("--cluster", "--gpus-per-node", "--nvlink-domain", "--framework", "--stdin-filename"):
             for command in ("check", "plan"):

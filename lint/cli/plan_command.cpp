@@ -81,6 +81,11 @@ int run_suggest(const LayoutArgs& l, const PlanArgs& a, const EngineOptions& opt
     return usage_error(
         "--suggest needs --model with a built-in model (see rules/data/models.yaml), or --params");
   r.cluster = options.lint.cluster.value_or(default_cluster_profile());
+  if (r.cluster.gpu_memory_gib <= 0)
+    return usage_error(
+        fmt::format("--suggest ranks layouts by memory, and the {} profile gives no GPU memory; "
+                    "give one with cluster: {{gpu_memory_gib: N}} in .parlint.yaml",
+                    r.cluster.name));
   r.gpus_per_node = a.job.gpus_per_node.value_or(r.cluster.gpus_per_node);
   r.gpus = l.gpus ? *l.gpus : l.nodes ? *l.nodes * r.gpus_per_node : 0;
   if (r.gpus <= 0) return usage_error("--suggest needs --gpus N or --nodes N");

@@ -151,13 +151,16 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
     jobs.back()["derived"]["scaling"] = scaling;
     if (auto mem = estimate_memory(*job)) {
       jobs.back()["derived"]["memory_gib_per_gpu"] = mem->total_gib;
-      nlohmann::ordered_json memory = {{"weights_optimizer_gib", mem->weights_optimizer_gib},
-                                       {"weights_optimizer_min_gib", mem->weights_optimizer_min_gib},
-                                       {"activations_gib", mem->activations_gib},
-                                       {"total_gib", mem->total_gib},
-                                       {"gpu_memory_gib", job->cluster().gpu_memory_gib},
-                                       {"terms", mem->terms},
-                                       {"assumptions", mem->assumptions}};
+      nlohmann::ordered_json memory = {
+          {"weights_optimizer_gib", mem->weights_optimizer_gib},
+          {"weights_optimizer_min_gib", mem->weights_optimizer_min_gib},
+          {"activations_gib", mem->activations_gib},
+          {"total_gib", mem->total_gib},
+          {"gpu_memory_gib", job->cluster().gpu_memory_gib > 0
+                                 ? nlohmann::ordered_json(job->cluster().gpu_memory_gib)
+                                 : nlohmann::ordered_json(nullptr)},
+          {"terms", mem->terms},
+          {"assumptions", mem->assumptions}};
       jobs.back()["derived"]["memory"] = memory;
     } else {
       jobs.back()["derived"]["memory_gib_per_gpu"] = nullptr;
@@ -291,8 +294,12 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
                          escape_control(job->nvlink_domain().source));
     }
     if (auto mem = estimate_memory(*job)) {
-      out << fmt::format("    memory per GPU: {:.1f} GiB of {:g} GiB\n", mem->total_gib,
-                         job->cluster().gpu_memory_gib);
+      const ClusterProfile& c = job->cluster();
+      out << (c.gpu_memory_gib > 0
+                  ? fmt::format("    memory per GPU: {:.1f} GiB of {:g} GiB\n", mem->total_gib,
+                                c.gpu_memory_gib)
+                  : fmt::format("    memory per GPU: {:.1f} GiB (the {} profile gives no GPU memory)\n",
+                                mem->total_gib, c.name));
       for (const auto& t : mem->terms) out << "      " << t << "\n";
       for (const auto& a : mem->assumptions) out << "      assumes: " << a << "\n";
     } else {
