@@ -133,13 +133,13 @@ class PythonParser {
   bool takes_required_parameter(TSNode fn) const;
 
  private:
-  // ---- positions and errors -----------------------------------------------------------------------
+  // ---- positions and errors (python_parser.cpp) -----------------------------------------------------------
 
   Location node_location(TSNode n) const;
 
   std::string text(TSNode n) const;
 
-  // ---- jobs -------------------------------------------------------------------------------------------
+  // ---- jobs (python_parser.cpp) ---------------------------------------------------------------------------
 
   void emit(FactTable table, const std::string& name, SourceRange range);
 
@@ -167,7 +167,7 @@ class PythonParser {
 
   Fact make_fact(Key key, const PyVal& v, Location loc, Origin origin, std::string spelling);
 
-  // ---- statements -------------------------------------------------------------------------------------
+  // ---- statements (python_statements.cpp and python_branches.cpp) -----------------------------------------
 
   void walk_block(TSNode block, Scope& scope, FactTable& table, Context& ctx, int depth, bool module_level);
 
@@ -219,7 +219,7 @@ class PythonParser {
 
   void branches(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth);
 
-  // ---- expressions ------------------------------------------------------------------------------------
+  // ---- expressions (python_expressions.cpp and python_calls.cpp) ------------------------------------------
 
   static PyVal known(Value v) {
     PyVal p;

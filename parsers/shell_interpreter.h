@@ -142,7 +142,7 @@ class ShellParser {
     std::unique_ptr<SourceText> owned;
   };
 
-  // ---- positions --------------------------------------------------------------------------------
+  // ---- positions (shell_parser.cpp) -----------------------------------------------------------------------
 
   Location location(ByteOrigin a, ByteOrigin b_last) const;
 
@@ -153,7 +153,7 @@ class ShellParser {
 
   Word to_word(const ShellText& t) const;
 
-  // ---- parsing --------------------------------------------------------------------------------
+  // ---- parsing (shell_parser.cpp) -------------------------------------------------------------------------
 
   void parse_and_walk(const Source& src, Env& env, Context& ctx, bool read_directives, bool report_errors);
 
@@ -184,7 +184,7 @@ class ShellParser {
   // Splits a directive into words (quotes removed), stopping at a trailing comment.
   std::vector<Word> directive_words(const Source& src, std::uint32_t b, std::uint32_t e) const;
 
-  // ---- statements ------------------------------------------------------------------------------
+  // ---- statements (shell_statements.cpp) ------------------------------------------------------------------
 
   void walk_children(TSNode n, const Source& src, Env& env, Context& ctx, int depth);
 
@@ -213,13 +213,13 @@ class ShellParser {
 
   ShellText heredoc_text(TSNode redirect, const Source& src, Env& env, Context& ctx);
 
-  // ---- assignments -----------------------------------------------------------------------------
+  // ---- assignments (shell_statements.cpp) -----------------------------------------------------------------
 
   void declare(TSNode n, const Source& src, Env& env, Context& ctx);
 
   void assign(TSNode n, const Source& src, Env& env, Context& ctx, bool exported, bool declared);
 
-  // ---- expansion -------------------------------------------------------------------------------
+  // ---- expansion (shell_expansion.cpp) --------------------------------------------------------------------
 
   // Builds the fields one word expands to: unquoted expansions split on blanks, "${A[@]}" gives one
   // field per element, quoted text never splits.
@@ -307,7 +307,7 @@ class ShellParser {
   void expr_size_expression(const std::string& target, TSNode substitution, const Source& src, Env& env);
   std::optional<std::int64_t> int_value_of(const std::string& name, Env& env) const;
 
-  // ---- commands --------------------------------------------------------------------------------
+  // ---- commands (shell_commands.cpp) ----------------------------------------------------------------------
 
   void command(TSNode n, const Source& src, Env& env, Context& ctx, Redirects redirects);
 
@@ -358,7 +358,7 @@ class ShellParser {
 
   void source_file(std::vector<ShellText>& w, std::size_t i, Env& env, Context& ctx);
 
-  // ---- launchers -------------------------------------------------------------------------------
+  // ---- launchers (shell_launchers.cpp and shell_job_assembly.cpp) -----------------------------------------
 
   struct Launch {
     LaunchKind kind = LaunchKind::kPython;
