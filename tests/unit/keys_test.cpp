@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 namespace parlint {
@@ -60,6 +61,26 @@ TEST(Keys, MegatronFlags) {
   EXPECT_FALSE(match_megatron_flag("--nodes"));
   EXPECT_FALSE(match_megatron_flag("--tensor-parallel-size"));
   EXPECT_FALSE(match_megatron_flag("tensor-model-parallel-size"));
+}
+
+TEST(Keys, OnALaunchNodeAndDeviceCountsAreWhatTheFrameworkStarts) {
+  EXPECT_EQ(as_launched(Key::kNodes), Key::kNnodes);
+  EXPECT_EQ(as_launched(Key::kGpusPerNode), Key::kNprocPerNode);
+  EXPECT_EQ(as_launched(Key::kTensorModelParallelSize), Key::kTensorModelParallelSize);
+  EXPECT_EQ(as_launched(Key::kNnodes), Key::kNnodes);
+}
+
+TEST(Keys, EnvironmentVariablesAreTheVariablesTheRulesRead) {
+  std::vector<std::string> names;
+  for (Key k : environment_variable_keys()) {
+    EXPECT_TRUE(is_environment_variable(k));
+    names.emplace_back(key_name(k));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"CUDA_DEVICE_MAX_CONNECTIONS", "NEMO_HOME", "HF_HOME"}));
+  EXPECT_FALSE(is_environment_variable(Key::kWorldSize));
+  EXPECT_FALSE(is_environment_variable(Key::kTensorModelParallelSize));
+  // Not a setting anywhere but in an environment section.
+  EXPECT_FALSE(match_config_path(std::vector<std::string>{"model", "HF_HOME"}));
 }
 
 }  // namespace
