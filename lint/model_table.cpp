@@ -171,11 +171,16 @@ std::vector<Fact> nemo2_recipe_facts(const RecipeInfo& r) {
 std::vector<Fact> recipe_facts(const RecipeInfo& r) {
   if (r.is_nemo2()) return nemo2_recipe_facts(r);
   std::string source = "the " + (r.alias.empty() ? r.function : r.alias) + " recipe";
+  if (!r.site.empty()) source = "the Megatron-Bridge recipe " + r.function + " (" + r.site + ")";
   std::vector<Fact> f;
   if (const ModelInfo* m = find_model(r.model)) f = model_facts(*m, source + " (" + m->name + ")");
   add_layout_facts(r, source, f);
-  // Every recipe inherits _pretrain_common, which turns the distributed optimizer on (recipes/common.py).
-  f.push_back(table_fact(Key::kUseDistributedOptimizer, Value::boolean(true), source));
+  // Every hand-checked recipe inherits _pretrain_common, which turns the distributed optimizer on
+  // (recipes/common.py); a generated row says what the recipe itself leaves it at.
+  if (r.site.empty())
+    f.push_back(table_fact(Key::kUseDistributedOptimizer, Value::boolean(true), source));
+  else if (r.distributed_optimizer)
+    f.push_back(table_fact(Key::kUseDistributedOptimizer, Value::boolean(*r.distributed_optimizer), source));
   if (r.account_for_embedding)
     f.push_back(table_fact(Key::kAccountForEmbeddingInPipelineSplit, Value::boolean(*r.account_for_embedding),
                            source));
