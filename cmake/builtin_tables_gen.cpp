@@ -212,14 +212,6 @@ std::string number(double d) {
   return buf;
 }
 
-std::string optional_int(const std::optional<std::int64_t>& v) {
-  return v ? std::to_string(*v) : "std::nullopt";
-}
-
-std::string optional_bool(const std::optional<bool>& v) {
-  return v ? (*v ? "true" : "false") : "std::nullopt";
-}
-
 void write_clusters(std::ostream& o, const std::vector<ClusterProfile>& list, std::size_t default_index) {
   o << "BuiltinClusterProfiles generated_cluster_profiles() {\n  BuiltinClusterProfiles t;\n"
     << "  t.default_index = " << default_index << ";\n";
@@ -274,39 +266,67 @@ void write_models(std::ostream& o, const std::vector<ModelInfo>& models) {
   o << "  return v;\n}\n\n";
 }
 
+// The recipes as one constant array of plain rows and a loop that builds the table from it: a
+// statement per field of each of the ~900 rows took GCC over three minutes to compile.
 void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
-  o << "std::vector<RecipeInfo> generated_recipes() {\n  std::vector<RecipeInfo> v;\n"
-    << "  v.reserve(" << recipes.size() << ");\n";
+  auto num = [](const std::optional<std::int64_t>& v) {
+    return v ? std::to_string(*v) + "LL" : std::string("kNoValue");
+  };
+  auto flag = [](const std::optional<bool>& v) { return v ? (*v ? "1" : "0") : "-1"; };
+  o << "namespace {\n\n"
+    << "constexpr std::int64_t kNoValue = INT64_MIN;\n"
+    << "struct RecipeRow {\n"
+    << "  const char *alias, *function, *model;\n"
+    << "  std::int64_t tp, pp, vpp, cp, ep, etp, seq, gbs, mbs, first_stage, last_stage;\n"
+    << "  signed char sp, account_for_embedding, account_for_loss;  // -1: not set\n"
+    << "  const char *layout, *cp_comm_type, *module;\n"
+    << "  std::int64_t nodes, gpus_per_node;\n"
+    << "  signed char distributed_optimizer;\n"
+    << "  const char* site;\n"
+    << "  const char* varies_with;  // names, each followed by ','\n"
+    << "};\n\n"
+    << "constexpr RecipeRow kRecipeRows[] = {\n";
   for (const auto& r : recipes) {
-    o << "  {\n    RecipeInfo r;\n"
-      << "    r.alias = " << literal(r.alias) << ";\n"
-      << "    r.function = " << literal(r.function) << ";\n"
-      << "    r.model = " << literal(r.model) << ";\n"
-      << "    r.tp = " << optional_int(r.tp) << ";\n"
-      << "    r.pp = " << optional_int(r.pp) << ";\n"
-      << "    r.vpp = " << optional_int(r.vpp) << ";\n"
-      << "    r.cp = " << optional_int(r.cp) << ";\n"
-      << "    r.ep = " << optional_int(r.ep) << ";\n"
-      << "    r.etp = " << optional_int(r.etp) << ";\n"
-      << "    r.seq = " << optional_int(r.seq) << ";\n"
-      << "    r.gbs = " << optional_int(r.gbs) << ";\n"
-      << "    r.mbs = " << optional_int(r.mbs) << ";\n"
-      << "    r.first_stage = " << optional_int(r.first_stage) << ";\n"
-      << "    r.last_stage = " << optional_int(r.last_stage) << ";\n"
-      << "    r.sp = " << optional_bool(r.sp) << ";\n"
-      << "    r.account_for_embedding = " << optional_bool(r.account_for_embedding) << ";\n"
-      << "    r.account_for_loss = " << optional_bool(r.account_for_loss) << ";\n"
-      << "    r.layout = " << literal(r.layout) << ";\n"
-      << "    r.cp_comm_type = " << literal(r.cp_comm_type) << ";\n"
-      << "    r.module = " << literal(r.module) << ";\n"
-      << "    r.nodes = " << optional_int(r.nodes) << ";\n"
-      << "    r.gpus_per_node = " << optional_int(r.gpus_per_node) << ";\n"
-      << "    r.distributed_optimizer = " << optional_bool(r.distributed_optimizer) << ";\n"
-      << "    r.site = " << literal(r.site) << ";\n";
-    for (const auto& p : r.varies_with) o << "    r.varies_with.push_back(" << literal(p) << ");\n";
-    o << "    v.push_back(std::move(r));\n  }\n";
+    std::string varies;
+    for (const auto& p : r.varies_with) varies += p + ",";
+    o << "    {" << literal(r.alias) << ", " << literal(r.function) << ", " << literal(r.model) << ", "
+      << num(r.tp) << ", " << num(r.pp) << ", " << num(r.vpp) << ", " << num(r.cp) << ", " << num(r.ep)
+      << ", " << num(r.etp) << ", " << num(r.seq) << ", " << num(r.gbs) << ", " << num(r.mbs) << ", "
+      << num(r.first_stage) << ", " << num(r.last_stage) << ", " << flag(r.sp) << ", "
+      << flag(r.account_for_embedding) << ", " << flag(r.account_for_loss) << ", " << literal(r.layout)
+      << ", " << literal(r.cp_comm_type) << ", " << literal(r.module) << ", " << num(r.nodes) << ", "
+      << num(r.gpus_per_node) << ", " << flag(r.distributed_optimizer) << ", " << literal(r.site) << ", "
+      << literal(varies) << "},\n";
   }
-  o << "  return v;\n}\n";
+  o << "};\n\n"
+    << "std::optional<std::int64_t> value_of(std::int64_t v) {\n"
+    << "  return v == kNoValue ? std::nullopt : std::optional<std::int64_t>(v);\n}\n"
+    << "std::optional<bool> flag_of(signed char v) {\n"
+    << "  return v < 0 ? std::nullopt : std::optional<bool>(v != 0);\n}\n\n"
+    << "}  // namespace\n\n"
+    << "std::vector<RecipeInfo> generated_recipes() {\n"
+    << "  std::vector<RecipeInfo> v;\n"
+    << "  v.reserve(std::size(kRecipeRows));\n"
+    << "  for (const RecipeRow& row : kRecipeRows) {\n"
+    << "    RecipeInfo r;\n"
+    << "    r.alias = row.alias;\n    r.function = row.function;\n    r.model = row.model;\n"
+    << "    r.tp = value_of(row.tp);\n    r.pp = value_of(row.pp);\n    r.vpp = value_of(row.vpp);\n"
+    << "    r.cp = value_of(row.cp);\n    r.ep = value_of(row.ep);\n    r.etp = value_of(row.etp);\n"
+    << "    r.seq = value_of(row.seq);\n    r.gbs = value_of(row.gbs);\n    r.mbs = value_of(row.mbs);\n"
+    << "    r.first_stage = value_of(row.first_stage);\n    r.last_stage = value_of(row.last_stage);\n"
+    << "    r.sp = flag_of(row.sp);\n    r.account_for_embedding = flag_of(row.account_for_embedding);\n"
+    << "    r.account_for_loss = flag_of(row.account_for_loss);\n"
+    << "    r.layout = row.layout;\n    r.cp_comm_type = row.cp_comm_type;\n    r.module = row.module;\n"
+    << "    r.nodes = value_of(row.nodes);\n    r.gpus_per_node = value_of(row.gpus_per_node);\n"
+    << "    r.distributed_optimizer = flag_of(row.distributed_optimizer);\n    r.site = row.site;\n"
+    << "    for (std::string_view rest = row.varies_with; !rest.empty();) {\n"
+    << "      auto comma = rest.find(',');\n"
+    << "      r.varies_with.emplace_back(rest.substr(0, comma));\n"
+    << "      rest.remove_prefix(comma + 1);\n"
+    << "    }\n"
+    << "    v.push_back(std::move(r));\n"
+    << "  }\n"
+    << "  return v;\n}\n";
 }
 
 YAML::Node load(const char* path) {
@@ -343,7 +363,9 @@ int main(int argc, char** argv) {
     recipes.insert(recipes.end(), bridge.begin(), bridge.end());
     recipes.insert(recipes.end(), nemo.begin(), nemo.end());
     code << "// Generated by cmake/builtin_tables_gen.cpp from rules/data/*.yaml; do not edit.\n"
-         << "#include \"lint/builtin_tables.h\"\n\nnamespace parlint {\n\n";
+         << "#include \"lint/builtin_tables.h\"\n\n#include <climits>\n#include <cstdint>\n#include "
+            "<iterator>\n"
+         << "#include <optional>\n#include <string_view>\n\nnamespace parlint {\n\n";
     write_clusters(code, clusters, default_index);
     write_models(code, models);
     write_recipes(code, recipes);
