@@ -13,12 +13,11 @@ and the file:line@commit it was read from.
         > rules/data/bridge_recipes.yaml
 """
 import argparse
-import json
 import pathlib
 import re
-import subprocess
-import sys
 import tempfile
+
+from recipe_tables import checkout, flow_row, plan_jobs, scalar
 
 FOLDERS = ("src/megatron/bridge/recipes", "src/megatron/bridge/perf_recipes")
 # plan's value names -> the table's field names, in the order the rows are written
@@ -45,27 +44,11 @@ NOT_WRITTEN = {"framework-default", "cluster-profile", "derived", "recipe-name"}
 NAME_TARGET = re.compile(r"_(\d+)gpus?_(h100|h200|b200|b300|gb200|gb300|vr200|r100)(?:_|$)")
 
 
-def checkout(bridge: pathlib.Path, work: pathlib.Path):
-    """(folder holding src/megatron/bridge, commit) for a work tree or a bare mirror."""
-    git_dir = bridge / ".git" if (bridge / ".git").exists() else bridge
-    git = ["git", "--git-dir", str(git_dir)]
-    commit = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    if all((bridge / f).is_dir() for f in FOLDERS):
-        return bridge, commit
-    archive = subprocess.run(git + ["archive", "HEAD", *FOLDERS], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "x", "-C", str(work)], input=archive, check=True)
-    return work, commit
-
-
 def rows(root: pathlib.Path, commit: str, parlint: str):
     # Library recipes first: a name defined in both (qwen3_235b_a22b_pretrain_256gpu_h100_bf16_config) is
     # the library's for `run_recipe.py --recipe NAME`, which imports megatron.bridge.recipes.
     files = [p for f in FOLDERS for p in sorted((root / f).rglob("*.py"))]
-    run = subprocess.run([parlint, "plan", "--format", "json", *map(str, files)], capture_output=True, text=True,
-                         cwd=root)
-    if run.returncode not in (0, 1):
-        sys.exit(f"parlint plan failed ({run.returncode}): {run.stderr[:400]}")
-    for job in json.loads(run.stdout)["jobs"]:
+    for job in plan_jobs(parlint, files, cwd=root):
         name = job["description"].removesuffix("()")
         if not job["description"].endswith("()") or not name.endswith("_config"):
             continue
@@ -87,10 +70,6 @@ def rows(root: pathlib.Path, commit: str, parlint: str):
         yield row
 
 
-def scalar(v):
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bridge", required=True, type=pathlib.Path, help="Megatron-Bridge work tree or bare mirror")
@@ -98,7 +77,7 @@ def main():
     a = ap.parse_args()
     parlint = str(pathlib.Path(a.parlint).resolve())
     with tempfile.TemporaryDirectory() as tmp:
-        root, commit = checkout(a.bridge, pathlib.Path(tmp))
+        root, commit = checkout(a.bridge, FOLDERS, pathlib.Path(tmp))
         found = {}
         for r in rows(root, commit, parlint):
             found.setdefault(r["function"], r)  # defined twice: the library recipe's (see rows())
@@ -114,7 +93,7 @@ def main():
         if "gpus" in r:
             fields += [f"gpus: {r['gpus']}", f"hardware: {r['hardware']}"]
         fields.append(f"site: \"{r['site']}\"")
-        print("  - {" + ", ".join(fields) + "}")
+        print(flow_row(fields))
 
 
 if __name__ == "__main__":

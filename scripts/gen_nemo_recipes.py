@@ -21,12 +21,11 @@ the committed table is the one a rerun reproduces byte for byte.
 """
 import argparse
 import ast
-import json
 import pathlib
 import re
-import subprocess
-import sys
 import tempfile
+
+from recipe_tables import checkout, flow_row, plan_jobs, scalar
 
 RECIPES = "nemo/collections/llm/recipes"
 # plan's value names -> the table's field names, in the order the rows are written
@@ -48,17 +47,6 @@ FIELDS = [
 SIZES = ("num_nodes", "num_gpus_per_node")  # the call's own arguments replace these
 
 
-def checkout(nemo: pathlib.Path, work: pathlib.Path):
-    """(folder holding nemo/collections/llm/recipes, commit) for a work tree or a bare mirror."""
-    git = ["git", "--git-dir", str(nemo / ".git")] if (nemo / ".git").exists() else ["git", "--git-dir", str(nemo)]
-    commit = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    if (nemo / RECIPES).is_dir():
-        return nemo, commit
-    archive = subprocess.run(git + ["archive", "HEAD", RECIPES], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "x", "-C", str(work)], input=archive, check=True)
-    return work, commit
-
-
 def conditioned_parameters(path: pathlib.Path):
     """function name -> (parameter names, parameters tested by an if / conditional expression in its body)"""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -77,11 +65,8 @@ def conditioned_parameters(path: pathlib.Path):
 
 def rows(root: pathlib.Path, commit: str, parlint: str):
     files = sorted((root / RECIPES).glob("*.py"))
-    run = subprocess.run([parlint, "plan", "--format", "json", *map(str, files)], capture_output=True, text=True)
-    if run.returncode not in (0, 1):
-        sys.exit(f"parlint plan failed ({run.returncode}): {run.stderr[:400]}")
     signatures = {f.name: conditioned_parameters(f) for f in files}
-    for job in json.loads(run.stdout)["jobs"]:
+    for job in plan_jobs(parlint, files):
         name = job["description"].removesuffix("()")
         path = pathlib.Path(job["path"])
         if not name.endswith("_recipe") or path.parent != root / RECIPES or job.get("framework") != "nemo2":
@@ -106,17 +91,13 @@ def rows(root: pathlib.Path, commit: str, parlint: str):
         yield row
 
 
-def scalar(v):
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nemo", required=True, type=pathlib.Path, help="NeMo work tree or bare mirror")
     ap.add_argument("--parlint", default="build/parlint")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        root, commit = checkout(a.nemo, pathlib.Path(tmp))
+        root, commit = checkout(a.nemo, [RECIPES], pathlib.Path(tmp))
         found = list(rows(root, commit, a.parlint))
     found.sort(key=lambda r: (r["module"], r["function"]))
     print("# NeMo 2 library recipes: the layout each recipe function sets when called with its defaults.")
@@ -128,7 +109,7 @@ def main():
         fields += [f"{f}: {scalar(r[f])}" for _, f in FIELDS if f in r]
         fields.append("varies_with: [" + ", ".join(r["varies_with"]) + "]")
         fields.append(f"site: \"{r['site']}\"")
-        print("  - {" + ", ".join(fields) + "}")
+        print(flow_row(fields))
 
 
 if __name__ == "__main__":
