@@ -214,6 +214,15 @@ PyVal PythonParser::settings_call(const CallSite& c, Scope& scope, FactTable& ta
   } else if (auto imp = imports_.find(fname); type_of(fn) == "identifier" && imp != imports_.end()) {
     owner = imported_module(imp->second.first);
     callee_name = imp->second.second;
+    // A module that imports the function from another and exports it again (a package's common.py):
+    // followed a few modules deep, as Python's import does.
+    for (int hops = 0; owner && !owner->functions_.count(callee_name) && hops < kMaxImportDepth; ++hops) {
+      auto again = owner->imports_.find(callee_name);
+      if (again == owner->imports_.end()) break;
+      PythonParser* next = owner->imported_module(again->second.first);
+      callee_name = again->second.second;
+      owner = next;
+    }
     if (owner && !owner->functions_.count(callee_name)) owner = nullptr;
   }
   bool nemo_recipe_call = !owner && library_recipe(c, scope, table, ctx, depth, result, *facts);

@@ -18,6 +18,7 @@ void PythonParser::prepare() {
   if (!tree_) return;
   TSNode root = ts_tree_root_node(tree_.get());
   collect_functions(root);
+  collect_imports(root);  // its functions call what it imports, as the importing file's do
   FactTable scratch;
   Context ctx;
   walk_block(root, module_scope_, scratch, ctx, 0, false);

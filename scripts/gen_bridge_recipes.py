@@ -52,7 +52,7 @@ def rows(root: pathlib.Path, commit: str, parlint: str):
         name = job["description"].removesuffix("()")
         if not job["description"].endswith("()") or not name.endswith("_config"):
             continue
-        if job.get("framework") != "megatron-bridge" or "_config_" in name:
+        if job.get("framework") != "megatron-bridge" or "_config_" in name or name.startswith("_"):
             continue
         rel = pathlib.Path(job["path"]).resolve().relative_to(root.resolve()).as_posix()
         row = {"function": name}
