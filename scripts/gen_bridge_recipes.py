@@ -17,21 +17,11 @@ import pathlib
 import re
 import tempfile
 
-from recipe_tables import checkout, flow_row, plan_jobs, scalar
+from recipe_tables import LAYOUT_FIELDS, checkout, flow_row, plan_jobs, scalar
 
 FOLDERS = ("src/megatron/bridge/recipes", "src/megatron/bridge/perf_recipes")
 # plan's value names -> the table's field names, in the order the rows are written
-FIELDS = [
-    ("tensor_model_parallel_size", "tp"),
-    ("pipeline_model_parallel_size", "pp"),
-    ("virtual_pipeline_model_parallel_size", "vpp"),
-    ("context_parallel_size", "cp"),
-    ("expert_model_parallel_size", "ep"),
-    ("expert_tensor_parallel_size", "etp"),
-    ("sequence_parallel", "sp"),
-    ("seq_length", "seq"),
-    ("global_batch_size", "gbs"),
-    ("micro_batch_size", "mbs"),
+FIELDS = LAYOUT_FIELDS + [
     ("num_layers_in_first_pipeline_stage", "first_stage"),
     ("num_layers_in_last_pipeline_stage", "last_stage"),
     ("account_for_embedding_in_pipeline_split", "account_for_embedding"),

@@ -25,21 +25,11 @@ import pathlib
 import re
 import tempfile
 
-from recipe_tables import checkout, flow_row, plan_jobs, scalar
+from recipe_tables import LAYOUT_FIELDS, checkout, flow_row, plan_jobs, scalar
 
 RECIPES = "nemo/collections/llm/recipes"
 # plan's value names -> the table's field names, in the order the rows are written
-FIELDS = [
-    ("tensor_model_parallel_size", "tp"),
-    ("pipeline_model_parallel_size", "pp"),
-    ("virtual_pipeline_model_parallel_size", "vpp"),
-    ("context_parallel_size", "cp"),
-    ("expert_model_parallel_size", "ep"),
-    ("expert_tensor_parallel_size", "etp"),
-    ("sequence_parallel", "sp"),
-    ("seq_length", "seq"),
-    ("global_batch_size", "gbs"),
-    ("micro_batch_size", "mbs"),
+FIELDS = LAYOUT_FIELDS + [
     ("nodes", "nodes"),
     ("gpus_per_node", "gpus_per_node"),
     ("use_distributed_optimizer", "distributed_optimizer"),

@@ -6,6 +6,22 @@ import subprocess
 import sys
 
 
+# The layout and batch fields every recipe table records: plan's value names -> the table's field names,
+# in the order the rows are written (each generator appends its own).
+LAYOUT_FIELDS = [
+    ("tensor_model_parallel_size", "tp"),
+    ("pipeline_model_parallel_size", "pp"),
+    ("virtual_pipeline_model_parallel_size", "vpp"),
+    ("context_parallel_size", "cp"),
+    ("expert_model_parallel_size", "ep"),
+    ("expert_tensor_parallel_size", "etp"),
+    ("sequence_parallel", "sp"),
+    ("seq_length", "seq"),
+    ("global_batch_size", "gbs"),
+    ("micro_batch_size", "mbs"),
+]
+
+
 def checkout(repo: pathlib.Path, folders, work: pathlib.Path):
     """(folder holding `folders`, commit) for a work tree, or for a bare mirror archived into `work`."""
     git_dir = repo / ".git" if (repo / ".git").exists() else repo
