@@ -6,6 +6,7 @@
 //   parlint_tablegen CLUSTERS.yaml MODELS.yaml RECIPES.yaml OUTPUT.cpp
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -124,8 +125,9 @@ std::vector<RecipeInfo> read_recipes(const YAML::Node& root, const std::vector<M
   std::vector<RecipeInfo> out;
   for (const auto& n : root["recipes"]) {
     RecipeInfo r;
-    if (n["alias"]) r.alias = n["alias"].as<std::string>();
+    if (n["alias"]) r.aliases.push_back(n["alias"].as<std::string>());
     r.function = n["function"].as<std::string>();
+    r.package = "recipes";
     r.model = n["model"].as<std::string>();
     read_layout(n, r);
     r.first_stage = opt(n, "first_stage");
@@ -143,16 +145,31 @@ std::vector<RecipeInfo> read_recipes(const YAML::Node& root, const std::vector<M
   return out;
 }
 
-// The generated table of every Megatron-Bridge recipe function (scripts/gen_bridge_recipes.py). A function
-// the hand-checked table (recipes.yaml, with its model and legacy alias) already has keeps that row.
-std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, const std::vector<RecipeInfo>& hand) {
+// The generated table of every Megatron-Bridge recipe function (scripts/gen_bridge_recipes.py). A library
+// function the hand-checked table (recipes.yaml, with its model) already has keeps that row, which gains
+// the generated legacy names.
+std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<RecipeInfo>& hand) {
   std::vector<RecipeInfo> out;
   for (const auto& n : root["bridge_recipes"]) {
     RecipeInfo r;
     r.function = n["function"].as<std::string>();
-    bool known = false;
-    for (const auto& h : hand) known = known || h.function == r.function || h.alias == r.function;
-    if (known) continue;
+    r.package = n["package"].as<std::string>();
+    if (r.package != "recipes" && r.package != "perf_recipes")
+      throw std::runtime_error("recipe " + r.function + ": package must be recipes or perf_recipes");
+    for (const auto& a : n["aliases"]) r.aliases.push_back(a.as<std::string>());
+    auto same = [&](const RecipeInfo& h) {
+      return h.package == r.package &&
+             (h.function == r.function ||
+              std::find(h.aliases.begin(), h.aliases.end(), r.function) != h.aliases.end());
+    };
+    if (auto h = std::find_if(hand.begin(), hand.end(), same); h != hand.end()) {
+      for (const auto& a : r.aliases)
+        if (std::find(h->aliases.begin(), h->aliases.end(), a) == h->aliases.end()) h->aliases.push_back(a);
+      continue;
+    }
+    // The benchmark recipe of a name the library defines too trains the same model.
+    for (const auto& h : hand)
+      if (h.function == r.function) r.model = h.model;
     read_layout(n, r);
     r.first_stage = opt(n, "first_stage");
     r.last_stage = opt(n, "last_stage");
@@ -276,7 +293,8 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
   o << "namespace {\n\n"
     << "constexpr std::int64_t kNoValue = INT64_MIN;\n"
     << "struct RecipeRow {\n"
-    << "  const char *alias, *function, *model;\n"
+    << "  const char *function, *model, *package;\n"
+    << "  const char* aliases;  // names, each followed by ','\n"
     << "  std::int64_t tp, pp, vpp, cp, ep, etp, seq, gbs, mbs, first_stage, last_stage;\n"
     << "  signed char sp, account_for_embedding, account_for_loss;  // -1: not set\n"
     << "  const char *layout, *cp_comm_type, *module;\n"
@@ -287,12 +305,13 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
     << "};\n\n"
     << "constexpr RecipeRow kRecipeRows[] = {\n";
   for (const auto& r : recipes) {
-    std::string varies;
+    std::string varies, aliases;
     for (const auto& p : r.varies_with) varies += p + ",";
-    o << "    {" << literal(r.alias) << ", " << literal(r.function) << ", " << literal(r.model) << ", "
-      << num(r.tp) << ", " << num(r.pp) << ", " << num(r.vpp) << ", " << num(r.cp) << ", " << num(r.ep)
-      << ", " << num(r.etp) << ", " << num(r.seq) << ", " << num(r.gbs) << ", " << num(r.mbs) << ", "
-      << num(r.first_stage) << ", " << num(r.last_stage) << ", " << flag(r.sp) << ", "
+    for (const auto& a : r.aliases) aliases += a + ",";
+    o << "    {" << literal(r.function) << ", " << literal(r.model) << ", " << literal(r.package) << ", "
+      << literal(aliases) << ", " << num(r.tp) << ", " << num(r.pp) << ", " << num(r.vpp) << ", " << num(r.cp)
+      << ", " << num(r.ep) << ", " << num(r.etp) << ", " << num(r.seq) << ", " << num(r.gbs) << ", "
+      << num(r.mbs) << ", " << num(r.first_stage) << ", " << num(r.last_stage) << ", " << flag(r.sp) << ", "
       << flag(r.account_for_embedding) << ", " << flag(r.account_for_loss) << ", " << literal(r.layout)
       << ", " << literal(r.cp_comm_type) << ", " << literal(r.module) << ", " << num(r.nodes) << ", "
       << num(r.gpus_per_node) << ", " << flag(r.distributed_optimizer) << ", " << literal(r.site) << ", "
@@ -302,14 +321,20 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
     << "std::optional<std::int64_t> value_of(std::int64_t v) {\n"
     << "  return v == kNoValue ? std::nullopt : std::optional<std::int64_t>(v);\n}\n"
     << "std::optional<bool> flag_of(signed char v) {\n"
-    << "  return v < 0 ? std::nullopt : std::optional<bool>(v != 0);\n}\n\n"
+    << "  return v < 0 ? std::nullopt : std::optional<bool>(v != 0);\n}\n"
+    << "void split_names(std::string_view rest, std::vector<std::string>& out) {\n"
+    << "  while (!rest.empty()) {\n"
+    << "    auto comma = rest.find(',');\n"
+    << "    out.emplace_back(rest.substr(0, comma));\n"
+    << "    rest.remove_prefix(comma + 1);\n"
+    << "  }\n}\n\n"
     << "}  // namespace\n\n"
     << "std::vector<RecipeInfo> generated_recipes() {\n"
     << "  std::vector<RecipeInfo> v;\n"
     << "  v.reserve(std::size(kRecipeRows));\n"
     << "  for (const RecipeRow& row : kRecipeRows) {\n"
     << "    RecipeInfo r;\n"
-    << "    r.alias = row.alias;\n    r.function = row.function;\n    r.model = row.model;\n"
+    << "    r.function = row.function;\n    r.model = row.model;\n    r.package = row.package;\n"
     << "    r.tp = value_of(row.tp);\n    r.pp = value_of(row.pp);\n    r.vpp = value_of(row.vpp);\n"
     << "    r.cp = value_of(row.cp);\n    r.ep = value_of(row.ep);\n    r.etp = value_of(row.etp);\n"
     << "    r.seq = value_of(row.seq);\n    r.gbs = value_of(row.gbs);\n    r.mbs = value_of(row.mbs);\n"
@@ -319,11 +344,8 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
     << "    r.layout = row.layout;\n    r.cp_comm_type = row.cp_comm_type;\n    r.module = row.module;\n"
     << "    r.nodes = value_of(row.nodes);\n    r.gpus_per_node = value_of(row.gpus_per_node);\n"
     << "    r.distributed_optimizer = flag_of(row.distributed_optimizer);\n    r.site = row.site;\n"
-    << "    for (std::string_view rest = row.varies_with; !rest.empty();) {\n"
-    << "      auto comma = rest.find(',');\n"
-    << "      r.varies_with.emplace_back(rest.substr(0, comma));\n"
-    << "      rest.remove_prefix(comma + 1);\n"
-    << "    }\n"
+    << "    split_names(row.varies_with, r.varies_with);\n"
+    << "    split_names(row.aliases, r.aliases);\n"
     << "    v.push_back(std::move(r));\n"
     << "  }\n"
     << "  return v;\n}\n";

@@ -55,7 +55,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   }
   // A named Megatron-Bridge recipe contributes its defaults and its model, below everything written.
   std::vector<Fact> facts;
-  const RecipeInfo* recipe = raw.recipe.empty() ? nullptr : find_recipe(raw.recipe.name);
+  const RecipeInfo* recipe = raw.recipe.empty() ? nullptr : find_recipe(raw.recipe.name, raw.recipe.package);
   // A NeMo 2 recipe row holds the layout at the recipe's defaults: an argument it depends on
   // (peft_scheme=None) may give another one.
   std::string changed_by = raw.recipe.changed_by, changed_arg;

@@ -57,21 +57,35 @@ const ModelInfo* find_model(std::string_view name) {
   return nullptr;
 }
 
-const RecipeInfo* find_recipe(std::string_view name) {
+const RecipeInfo* find_recipe(std::string_view name, RecipePackage where) {
   std::string_view function = name, module;
   if (auto dot = name.rfind('.'); dot != std::string_view::npos) {
     function = name.substr(dot + 1);
     module = name.substr(0, dot);
     if (auto prev = module.rfind('.'); prev != std::string_view::npos) module = module.substr(prev + 1);
   }
+  const RecipeInfo *library = nullptr, *benchmark = nullptr;
   for (const auto& r : builtin_recipes()) {
     if (r.is_nemo2()) {
       if (r.module == module && r.function == function) return &r;
-    } else if (r.alias == function || r.function == function) {
-      return &r;
+      continue;
     }
+    if (r.function != function && std::find(r.aliases.begin(), r.aliases.end(), function) == r.aliases.end())
+      continue;
+    const RecipeInfo*& slot = r.package == "perf_recipes" ? benchmark : library;
+    if (!slot) slot = &r;
   }
-  return nullptr;
+  switch (where) {
+    case RecipePackage::kLibrary:
+      return library ? library : benchmark;
+    case RecipePackage::kBenchmark:
+      return benchmark ? benchmark : library;
+    case RecipePackage::kLauncher:
+      break;
+  }
+  // The launchers take a benchmark recipe by its canonical name (..._<N>gpu_<hardware>_<precision>_config,
+  // scripts/training/recipe_metadata.py:40-45, 175-180), a library recipe otherwise.
+  return benchmark && benchmark->function == function ? benchmark : (library ? library : benchmark);
 }
 
 double estimate_params_b(const ModelInfo& m, bool active) {
@@ -170,8 +184,10 @@ std::vector<Fact> nemo2_recipe_facts(const RecipeInfo& r) {
 
 std::vector<Fact> recipe_facts(const RecipeInfo& r) {
   if (r.is_nemo2()) return nemo2_recipe_facts(r);
-  std::string source = "the " + (r.alias.empty() ? r.function : r.alias) + " recipe";
-  if (!r.site.empty()) source = "the Megatron-Bridge recipe " + r.function + " (" + r.site + ")";
+  std::string source = "the " + (r.aliases.empty() ? r.function : r.aliases.front()) + " recipe";
+  if (!r.site.empty())
+    source = fmt::format("the Megatron-Bridge {} {} ({})",
+                         r.package == "perf_recipes" ? "benchmark recipe" : "recipe", r.function, r.site);
   std::vector<Fact> f;
   if (const ModelInfo* m = find_model(r.model)) f = model_facts(*m, source + " (" + m->name + ")");
   add_layout_facts(r, source, f);

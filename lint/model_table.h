@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lint/fact.h"
+#include "lint/parsed_file.h"
 
 namespace parlint {
 
@@ -27,7 +28,10 @@ struct ModelInfo {
 };
 
 struct RecipeInfo {
-  std::string alias, function, model;
+  std::string function, model;
+  std::vector<std::string> aliases;  // legacy names the package exports it under too
+  // Megatron-Bridge: "recipes" (the library) or "perf_recipes" (the benchmarks); empty for NeMo 2.
+  std::string package;
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, etp, seq, gbs, mbs, first_stage, last_stage;
   std::optional<bool> sp, account_for_embedding, account_for_loss;
   std::string layout, cp_comm_type;
@@ -45,8 +49,9 @@ const std::vector<RecipeInfo>& builtin_recipes();
 // By table key ("llama3-70b", case and '_'/'.' insensitive) or Hugging Face id.
 const ModelInfo* find_model(std::string_view name);
 // By legacy alias or function name; a module path in front (llm.recipes.x) is ignored, except that a
-// NeMo 2 recipe is found by its module and function (llm.llama3_70b.pretrain_recipe).
-const RecipeInfo* find_recipe(std::string_view name);
+// NeMo 2 recipe is found by its module and function (llm.llama3_70b.pretrain_recipe). `where` chooses
+// between the library's and the benchmarks' definition of a name both packages export.
+const RecipeInfo* find_recipe(std::string_view name, RecipePackage where = RecipePackage::kLauncher);
 
 // Parameters computed from the architecture (billions): all, or those active per token.
 double estimate_params_b(const ModelInfo& m, bool active);

@@ -21,12 +21,19 @@ enum class LaunchKind {
   kPython,      // a plain `python train.py` outside SLURM and without a launcher
 };
 
+// Which of Megatron-Bridge's two recipe packages a name is looked up in. Several names are defined in
+// both (qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config): an import names its package; the launchers
+// (run_recipe.py --recipe, train.sh, parlint's own --model) take the benchmark definition when
+// perf_recipes exports the name (scripts/training/recipe_runner.py:228-253@067f987df03b).
+enum class RecipePackage { kLauncher, kLibrary, kBenchmark };
+
 // The library recipe a job starts from (Megatron-Bridge's llama3_8b_pretrain_config, NeMo 2's
 // llama3_70b.pretrain_recipe), as the launch or the code calls it.
 struct RecipeCall {
   std::string name;                    // "" when the job starts from none
   std::string changed_by;              // a function parlint cannot read that was given the recipe's config
   std::vector<std::string> arguments;  // keywords of the call that are not settings (peft_scheme)
+  RecipePackage package = RecipePackage::kLauncher;
   bool empty() const { return name.empty(); }
 };
 

@@ -124,10 +124,11 @@ std::size_t read_option(std::span<const Word> words, std::size_t i, TrainingArgs
                                         Origin::kMegatronFlag, std::string(name), w));
     return i;
   }
-  if (name == "--recipe") {
+  if (name == "--recipe" || name == "--model" || name == "--mode") {
     if (const Word* v = inline_value ? &w : next_value()) {
-      out.recipe = *v;
-      if (inline_value) out.recipe->text = std::string(*inline_value);
+      auto& slot = name == "--recipe" ? out.recipe : name == "--model" ? out.recipe_stem : out.mode;
+      slot = *v;
+      if (inline_value) slot->text = std::string(*inline_value);
     }
     return i;
   }

@@ -301,6 +301,14 @@ bool PythonParser::library_recipe(const CallSite& c, Scope& scope, FactTable& ta
                             ? module + "_" + last
                             : last;
     table.recipe.changed_by.clear();
+    // Imported from megatron.bridge.perf_recipes, or reached through it: the benchmark definition.
+    auto imp = imports_.find(fname.substr(0, fname.find('.')));
+    std::string_view origin =
+        imp != imports_.end() ? std::string_view(imp->second.first) : std::string_view();
+    table.recipe.package = origin.find("perf_recipes") != std::string_view::npos ||
+                                   fname.find("perf_recipes.") != std::string::npos
+                               ? RecipePackage::kBenchmark
+                               : RecipePackage::kLibrary;
     result.library_recipe = true;
     result.recipe = table.recipe;
   }

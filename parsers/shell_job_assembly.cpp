@@ -136,13 +136,21 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
                         ? std::string("launch of a script known only at run time")
                         : std::string(script) + " launch";
   if (!l.module && !w[l.entry].unknown() && entry.ends_with(".py")) job.entry_script = entry;
-  if (ta.recipe && !ta.recipe->unknown) job.recipe.name = ta.recipe->text;
   if (ta.model && !ta.model->unknown) job.model = ta.model->text;
   for (auto& c : ta.config_files)
     if (!c.unknown) job.config_files.push_back(std::move(c));
   job.under_srun = ctx.under_srun;
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
   job.gpu_entry_point = training_launch(l, entry, ta);
+  // A data-preparation script given a recipe (prepare_gpt_sft_packed_data.py --recipe NAME) reads its
+  // dataset settings on a CPU: the recipe's layout is not what it runs.
+  if (job.gpu_entry_point && ta.recipe && !ta.recipe->unknown) job.recipe.name = ta.recipe->text;
+  if (job.gpu_entry_point && !ta.recipe && script == "run_recipe.py" && ta.recipe_stem && ta.mode &&
+      !ta.recipe_stem->unknown && !ta.mode->unknown) {
+    const std::string& mode = ta.mode->text;  // LoRA and DoRA are the peft task
+    job.recipe.name =
+        ta.recipe_stem->text + "_" + (mode == "lora" || mode == "dora" ? "peft" : mode) + "_config";
+  }
   job.launch = l.kind;
   if (ray_driver) {
     job.launch = LaunchKind::kNone;  // one driver process; Ray places the workers on the GPUs

@@ -16,7 +16,10 @@ struct TrainingArgs {
   std::vector<Conflict> conflicts;
   std::vector<UnrecognizedSetting> unrecognized;
   std::optional<Word> recipe;  // --recipe NAME (Megatron-Bridge run_recipe.py)
-  std::optional<Word> model;   // --hf-model / --hf_model_path: a Hugging Face id or a built-in model name
+  // run_recipe.py --model STEM --mode MODE: the library recipe STEM_<task>_config
+  // (scripts/training/run_recipe.py:170, 418-420@067f987df03b). Only a launch of run_recipe.py reads them.
+  std::optional<Word> recipe_stem, mode;
+  std::optional<Word> model;  // --hf-model / --hf_model_path: a Hugging Face id or a built-in model name
   // Config files the launch selects: --config-file x.yaml, Hydra --config-path DIR --config-name NAME
   // (joined as DIR/NAME), and config-group choices such as NeMo-Framework-Launcher's training=gpt3/5b
   // (as "group:training/gpt3/5b").

@@ -7,12 +7,16 @@ recipes statically, the way parlint reads a local recipe: it runs `parlint plan 
 `src/megatron/bridge/recipes/` and `src/megatron/bridge/perf_recipes/` of a Megatron-Bridge checkout or
 bare mirror (nothing is imported or executed) and keeps, for every `*_config()` function, the values the
 recipe writes (not the framework defaults parlint fills in), the GPU count and hardware its name encodes,
-and the file:line@commit it was read from.
+the package that exports it (`recipes`, the library, or `perf_recipes`, the benchmarks: several names are
+defined in both, and the launchers choose between them), the legacy names it is also exported under
+(`from .h100.deepseek_v3 import ..._config as deepseek_v3_pretrain_config_32nodes`, `alias = function`;
+read with Python's own `ast` parser, which runs nothing), and the file:line@commit it was read from.
 
     scripts/gen_bridge_recipes.py --bridge /path/to/Megatron-Bridge --parlint build/parlint \\
         > rules/data/bridge_recipes.yaml
 """
 import argparse
+import ast
 import pathlib
 import re
 import tempfile
@@ -34,18 +38,20 @@ NOT_WRITTEN = {"framework-default", "cluster-profile", "derived", "recipe-name"}
 NAME_TARGET = re.compile(r"_(\d+)gpus?_(h100|h200|b200|b300|gb200|gb300|vr200|r100)(?:_|$)")
 
 
+def package_of(rel: str) -> str:
+    return "perf_recipes" if rel.startswith(FOLDERS[1] + "/") else "recipes"
+
+
 def rows(root: pathlib.Path, commit: str, parlint: str):
-    # Library recipes first: a name defined in both (qwen3_235b_a22b_pretrain_256gpu_h100_bf16_config) is
-    # the library's for `run_recipe.py --recipe NAME`, which imports megatron.bridge.recipes.
     files = [p for f in FOLDERS for p in sorted((root / f).rglob("*.py"))]
     for job in plan_jobs(parlint, files, cwd=root):
         name = job["description"].removesuffix("()")
         if not job["description"].endswith("()") or not name.endswith("_config"):
             continue
-        if job.get("framework") != "megatron-bridge" or "_config_" in name or name.startswith("_"):
+        if job.get("framework") != "megatron-bridge" or "_config_" in name:
             continue
         rel = pathlib.Path(job["path"]).resolve().relative_to(root.resolve()).as_posix()
-        row = {"function": name}
+        row = {"function": name, "package": package_of(rel)}
         for plan_name, field in FIELDS:
             v = job["values"].get(plan_name)
             if not v or v.get("origin") in NOT_WRITTEN or isinstance(v.get("value"), (dict, list, str)):
@@ -60,6 +66,36 @@ def rows(root: pathlib.Path, commit: str, parlint: str):
         yield row
 
 
+def aliases(root: pathlib.Path, functions):
+    """{(package, function): [legacy names]}: the names a package exports a recipe function under too,
+    by `from module import function as name` or a module-level `name = function`, followed through
+    chains (an __init__.py re-exporting a legacy module's alias)."""
+    renames = {}  # (package, new name) -> old name
+    for folder in FOLDERS:
+        package = package_of(folder + "/")
+        for path in sorted((root / folder).rglob("*.py")):
+            for node in ast.parse(path.read_text(), filename=str(path)).body:
+                if isinstance(node, ast.ImportFrom):
+                    pairs = [(a.asname, a.name) for a in node.names if a.asname and a.asname != a.name]
+                elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+                      and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name)):
+                    pairs = [(node.targets[0].id, node.value.id)]
+                else:
+                    continue
+                for new, old in pairs:
+                    if new.endswith("_config") or "_config_" in new:
+                        renames[(package, new)] = old
+    found = {}
+    for (package, new), old in renames.items():
+        seen = {new}
+        while (package, old) in renames and old not in seen:  # an alias of an alias
+            seen.add(old)
+            old = renames[(package, old)]
+        if (package, old) in functions and not new.startswith("_") and new != old:
+            found.setdefault((package, old), set()).add(new)
+    return {k: sorted(v) for k, v in found.items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bridge", required=True, type=pathlib.Path, help="Megatron-Bridge work tree or bare mirror")
@@ -70,18 +106,24 @@ def main():
         root, commit = checkout(a.bridge, FOLDERS, pathlib.Path(tmp))
         found = {}
         for r in rows(root, commit, parlint):
-            found.setdefault(r["function"], r)  # defined twice: the library recipe's (see rows())
+            found.setdefault((r["package"], r["function"]), r)  # defined twice in a package: the first
+        names = aliases(root, found)
+    # A private helper (_nemotron_3_super_pretrain_64gpu_h100_bf16_config) is a recipe only under the
+    # public name a package gives it.
+    found = {k: r for k, r in found.items() if not k[1].startswith("_") or k in names}
     print("# Megatron-Bridge library and perf recipes: the layout each recipe function sets.")
     print(f"# Generated by scripts/gen_bridge_recipes.py from NVIDIA-NeMo/Megatron-Bridge@{commit}")
     print(f"# ({', '.join(FOLDERS)}), read statically by parlint's own Python parser; do not edit:")
     print("# run `make update-bridge-recipes`.")
     print("bridge_recipes:")
-    for name in sorted(found):
-        r = found[name]
-        fields = [f"function: {r['function']}"]
+    for key in sorted(found, key=lambda k: (k[1].lstrip("_"), k[0])):
+        r = found[key]
+        fields = [f"function: {r['function']}", f"package: {r['package']}"]
         fields += [f"{f}: {scalar(r[f])}" for _, f in FIELDS if f in r]
         if "gpus" in r:
             fields += [f"gpus: {r['gpus']}", f"hardware: {r['hardware']}"]
+        if key in names:
+            fields.append(f"aliases: [{', '.join(names[key])}]")
         fields.append(f"site: \"{r['site']}\"")
         print(flow_row(fields))
 

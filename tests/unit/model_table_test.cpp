@@ -64,9 +64,9 @@ TEST(RecipeTable, EveryRecipeNamesAKnownModelAndAValidLayout) {
     if (r.seq && r.cp.value_or(1) > 1) {
       EXPECT_EQ(*r.seq % (2 * *r.cp), 0);
     }
-    EXPECT_EQ(find_recipe(r.function), &r);
-    if (!r.alias.empty()) {
-      EXPECT_EQ(find_recipe(r.alias), &r);
+    EXPECT_EQ(find_recipe(r.function, RecipePackage::kLibrary), &r);
+    for (const auto& alias : r.aliases) {
+      EXPECT_EQ(find_recipe(alias, RecipePackage::kLibrary), &r) << alias;
     }
   }
   EXPECT_EQ(find_recipe("llm.recipes.deepseek_v3_pretrain_config"),
@@ -104,12 +104,31 @@ TEST(BridgeRecipeTable, GeneratedRowsMatchTheRecipesReadByHand) {
       EXPECT_EQ(r->ep, e.ep);
     }
   }
-  // A name both the library and the perf recipes define is the library's (what run_recipe.py imports),
-  // and a hand-checked row keeps its model and legacy alias.
-  const RecipeInfo* lib = find_recipe("qwen3_235b_a22b_pretrain_256gpu_h100_bf16_config");
+  // A name both packages define: an import of megatron.bridge.recipes gets the library's (a hand-checked
+  // row, which keeps its model), run_recipe.py --recipe the benchmark's (recipe_runner.py:234-243).
+  const char* both = "qwen3_235b_a22b_pretrain_256gpu_h100_bf16_config";
+  const RecipeInfo* lib = find_recipe(both, RecipePackage::kLibrary);
   ASSERT_NE(lib, nullptr);
   EXPECT_EQ(lib->tp, 4);
   EXPECT_EQ(lib->model, "qwen3-235b-a22b");
+  EXPECT_EQ(lib->package, "recipes");
+  const RecipeInfo* bench = find_recipe(both);
+  ASSERT_NE(bench, nullptr);
+  EXPECT_EQ(bench->package, "perf_recipes");
+  EXPECT_EQ(bench->tp, 2);
+  EXPECT_EQ(bench->pp, 8);
+  EXPECT_EQ(bench->vpp, 4);
+  EXPECT_EQ(bench->ep, 32);
+  EXPECT_EQ(find_recipe(both, RecipePackage::kBenchmark), bench);
+  // Legacy names the library exports its hardware-specific recipes under.
+  const RecipeInfo* legacy = find_recipe("deepseek_v3_pretrain_config_32nodes");
+  ASSERT_NE(legacy, nullptr);
+  EXPECT_EQ(legacy->function, "deepseek_v3_pretrain_256gpu_h100_bf16_32nodes_config");
+  EXPECT_EQ(legacy->ep, 32);
+  const RecipeInfo* exaone = find_recipe("exaone_moe_pretrain_config");
+  ASSERT_NE(exaone, nullptr);
+  EXPECT_EQ(exaone->function, "exaone_moe_2_0_750b_a37_pretrain_512gpu_h100_bf16_config");
+  EXPECT_EQ(exaone->pp, 16);
   auto generated = std::count_if(builtin_recipes().begin(), builtin_recipes().end(),
                                  [](const RecipeInfo& r) { return !r.is_nemo2() && !r.site.empty(); });
   EXPECT_GT(generated, 600);
