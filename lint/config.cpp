@@ -140,6 +140,19 @@ Expected<Config, std::string> parse_config(const std::string& text, const std::s
       if (!c.framework)
         return Unexpected(at(path, v) +
                           ": framework must be auto, megatron-lm, megatron-bridge, nemo1 or nemo2");
+    } else if (key == "framework-source") {
+      if (!v.IsScalar() || v.Scalar().empty())
+        return Unexpected(at(path, v) + ": framework-source must be the path of a Megatron-Bridge checkout");
+      std::error_code ec;
+      fs::path p = fs::path(v.Scalar()).is_absolute() ? fs::path(v.Scalar()) : c.dir / v.Scalar();
+      c.framework_source = fs::absolute(p, ec).lexically_normal().string();
+      if (!fs::is_directory(*c.framework_source, ec))
+        return Unexpected(at(path, v) + ": framework-source " + v.Scalar() + " is not a folder");
+    } else if (key == "megatron-core-version") {
+      c.megatron_core_version = v.IsScalar() ? parse_core_version(v.Scalar()) : std::nullopt;
+      if (!c.megatron_core_version)
+        return Unexpected(at(path, v) + ": megatron-core-version must be a version such as 0.15 or 0.16.1");
+      c.megatron_core_version->source = "megatron-core-version: " + v.Scalar() + " in " + path;
     } else if (key == "exclude") {
       if (!v.IsSequence()) return Unexpected(at(path, v) + ": exclude must be a list of globs");
       for (const auto& g : v) c.exclude.emplace_back(g.Scalar());

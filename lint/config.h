@@ -10,6 +10,7 @@
 #include "lint/expected.h"
 
 #include "lint/cluster_profile.h"
+#include "lint/core_version.h"
 #include "lint/diagnostic.h"
 #include "lint/framework.h"
 #include "lint/glob.h"
@@ -25,6 +26,8 @@ struct Config {
   std::optional<std::string> fail_on;
   std::optional<ClusterProfile> cluster;
   std::optional<Framework> framework;
+  std::optional<std::string> framework_source;  // absolute: a Megatron-Bridge checkout or package
+  std::optional<CoreVersion> megatron_core_version;
   std::vector<Glob> exclude;                                                // relative to `dir`
   std::vector<std::pair<Glob, std::vector<std::string>>> per_file_ignores;  // relative to `dir`
 

@@ -37,6 +37,8 @@ EngineOptions options_for(const Input& input, const EngineOptions& base) {
   if (auto sel = RuleSelection::make(select, ignore)) o.rules = std::move(*sel);
   if (!base.cli_cluster && c->cluster) o.lint.cluster = c->cluster;
   if (!base.cli_framework && c->framework) o.lint.framework = *c->framework;
+  if (c->framework_source) o.framework_source = c->framework_source;
+  if (c->megatron_core_version) o.lint.megatron_core = c->megatron_core_version;
   o.severity = c->severity;
   return o;
 }

@@ -25,7 +25,8 @@ struct EngineOptions {
   std::vector<Glob> exclude;
   bool force_exclude = false;  // apply `exclude` to files named on the command line too
   std::string stdin_filename = "-";
-  std::size_t max_file_size = 16u << 20;  // inputs and every file they refer to
+  std::optional<std::string> framework_source;  // configured Megatron-Bridge source (else looked for)
+  std::size_t max_file_size = 16u << 20;        // inputs and every file they refer to
   // The language server's open buffers, read in place of the disk copies (and the paths read recorded).
   SourceOverlay* overlay = nullptr;
   bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide

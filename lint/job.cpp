@@ -38,7 +38,11 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       unrecognized_(raw.unrecognized),
       entry_script_(raw.entry_script),
       notes_(raw.notes),
-      cluster_(options.cluster ? *options.cluster : default_cluster_profile()) {
+      cluster_(options.cluster ? *options.cluster : default_cluster_profile()),
+      megatron_core_(options.megatron_core) {
+  if (megatron_core_)
+    notes_.push_back("Megatron-Core " + megatron_core_->text() + " (" + megatron_core_->source +
+                     "): the checks that changed between versions follow it");
   // A recipe whose name targets a GPU (..._b200_bf16_config) runs on that GPU unless the user chose a
   // profile: its built-in profile, or one whose memory and NVLink domain are unknown.
   if (!options.cluster && !raw.hardware.empty()) {
@@ -55,7 +59,10 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   }
   // A named Megatron-Bridge recipe contributes its defaults and its model, below everything written.
   std::vector<Fact> facts;
-  const RecipeInfo* recipe = raw.recipe.empty() ? nullptr : find_recipe(raw.recipe.name, raw.recipe.package);
+  // A recipe read from the user's framework source has its settings among the job's facts already.
+  bool from_source = !raw.recipe.read_from.empty();
+  const RecipeInfo* recipe =
+      raw.recipe.empty() || from_source ? nullptr : find_recipe(raw.recipe.name, raw.recipe.package);
   // A NeMo 2 recipe row holds the layout at the recipe's defaults: an argument it depends on
   // (peft_scheme=None) may give another one.
   std::string changed_by = raw.recipe.changed_by, changed_arg;
@@ -99,10 +106,11 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       slot->value = Value::unknown(fmt::format("{} is larger than any real setting", *v));
     written_[static_cast<std::size_t>(f.key)] = f.origin != Origin::kRecipeDefault || f.location.in_file();
   }
+  if (framework_ == Framework::kMegatronBridge) sync_bridge_distributed_optimizer(facts);
   // A recipe parlint does not know, or a checkpoint the config restores (NeMo's restore_from_path), sets
   // values parlint cannot see: what the file leaves to them is unknown, never the framework default
   // (which would give definite, false findings).
-  bool unknown_recipe = !raw.recipe.empty() && (!recipe || !changed_by.empty());
+  bool unknown_recipe = !raw.recipe.empty() && ((!recipe && !from_source) || !changed_by.empty());
   if (raw.settings_from_checkpoint && !unknown_recipe) {
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kGlobalBatchSize); ++k)
       if (!values_[k])
@@ -147,6 +155,51 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
   apply_defaults(options);
   derive();
+}
+
+// Megatron-Bridge keeps the switch in both ddp and optimizer and turns both on when either is on
+// (training/config.py:2101-2123@067f987df03b): `cfg.ddp.use_distributed_optimizer = False` after
+// _sft_common() built an optimizer with use_distributed_optimizer=True leaves the optimizer's in force.
+void Job::sync_bridge_distributed_optimizer(const std::vector<Fact>& facts) {
+  auto& slot = values_[static_cast<std::size_t>(Key::kUseDistributedOptimizer)];
+  if (!slot || slot->value.as_bool() != false) return;
+  auto in = [](std::string_view spelling, std::string_view object) {
+    return spelling.starts_with(std::string(object) + ".") ||
+           spelling.find("." + std::string(object) + ".") != std::string_view::npos;
+  };
+  const Fact *ddp = nullptr, *optimizer = nullptr, *keyword_on = nullptr;  // the last write of each
+  bool keyword = false;
+  for (const Fact& f : facts) {
+    if (f.key != Key::kUseDistributedOptimizer || f.priority < slot->priority) continue;
+    if (in(f.spelling, "ddp")) {
+      ddp = &f;
+    } else if (in(f.spelling, "optimizer")) {
+      optimizer = &f;
+    } else {
+      keyword = true;  // DistributedDataParallelConfig(use_distributed_optimizer=...), OptimizerConfig(...)
+      if (f.value.as_bool() == true) keyword_on = &f;
+    }
+  }
+  const Fact* on = nullptr;
+  for (const Fact* f : {ddp, optimizer})
+    if (f && f->value.as_bool() == true) on = f;
+  // One side written False by name, and the other unknown: a keyword of a constructor (which object's,
+  // and whether that object was replaced since, parlint does not follow) or a config built by a function
+  // parlint did not read. Megatron-Bridge may well turn the distributed optimizer on.
+  if (!on && (!ddp || !optimizer) && (keyword_on || !keyword)) {
+    slot->value =
+        Value::unknown(std::string(slot->spelling) +
+                       "=False, but Megatron-Bridge turns the distributed optimizer on when the other "
+                       "of ddp/optimizer has it, and parlint does not know that one");
+    return;
+  }
+  if (!on) return;
+  Fact kept = *on;
+  kept.written_at.push_back(
+      {slot->location, std::string(slot->spelling) +
+                           "=False here; Megatron-Bridge turns it on again for both ddp "
+                           "and optimizer, since the other one is True"});
+  slot = std::move(kept);
 }
 
 const Fact* Job::fact(Key key) const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lint/cluster_profile.h"
+#include "lint/core_version.h"
 #include "lint/fact.h"
 #include "lint/framework.h"
 #include "lint/mesh.h"
@@ -20,6 +21,7 @@ struct LintOptions {
   std::optional<int> gpus_per_node;           // --gpus-per-node
   std::optional<int> nvlink_domain;           // --nvlink-domain
   Framework framework = Framework::kUnknown;  // kUnknown = auto
+  std::optional<CoreVersion> megatron_core;   // declared or found; nullopt: the newest semantics
 };
 
 // The NVLink domain a job runs in, and why parlint believes so (DESIGN "NVLink domain").
@@ -41,6 +43,8 @@ class Job {
   // Empty unless the parser knows it (recipe functions).
   const SourceRange& extent() const { return extent_; }
   Framework framework() const { return framework_; }
+  // The Megatron-Core version the job runs, when declared or found (rules follow the newest otherwise).
+  const std::optional<CoreVersion>& megatron_core() const { return megatron_core_; }
   const std::string& description() const { return description_; }
 
   // The value that wins for `key`: written in a file, a framework default, or derived. nullptr when
@@ -82,6 +86,7 @@ class Job {
  private:
   void set(Fact fact) { values_[static_cast<std::size_t>(fact.key)] = std::move(fact); }
   void apply_defaults(const LintOptions& options);
+  void sync_bridge_distributed_optimizer(const std::vector<Fact>& facts);
   void derive();
   void derive_world_size();
 
@@ -100,6 +105,7 @@ class Job {
   std::vector<std::string> notes_;
   bool describes_model_ = false;
   ClusterProfile cluster_;
+  std::optional<CoreVersion> megatron_core_;
   std::optional<ClusterProfile> chosen_cluster_;  // --cluster, or the GPU a recipe's name targets
   NvlinkDomain domain_;
   mutable KeyReads* reads_ = nullptr;

@@ -128,7 +128,8 @@ std::optional<KeyMatch> match_megatron_flag(std::string_view flag) {
   std::replace(snake.begin(), snake.end(), '-', '_');
   auto key = key_from_name(snake);
   // Not flags in Megatron-LM: VPP has no flag of its own; launch keys belong to launchers.
-  if (!key || *key == Key::kVirtualPipelineModelParallelSize || *key >= Key::kNodes) return std::nullopt;
+  if (!key || *key == Key::kVirtualPipelineModelParallelSize || *key == Key::kPeft || *key >= Key::kNodes)
+    return std::nullopt;
   return KeyMatch{*key};
 }
 

@@ -53,6 +53,7 @@ namespace parlint {
   X(kDataParallelShardingStrategy, "data_parallel_sharding_strategy", kAny)                \
   X(kUseTorchFsdp2, "use_torch_fsdp2", kBool)                                              \
   X(kTpCommOverlap, "tp_comm_overlap", kBool)                                              \
+  X(kPeft, "peft", kAny) /* Bridge cfg.peft, NeMo 2 peft=: adapters on a frozen model */   \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

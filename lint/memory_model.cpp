@@ -63,6 +63,18 @@ std::optional<Sharding> sharding(const Job& job) {
   return *distopt ? Sharding{1, "the distributed optimizer"} : Sharding{0, ""};
 }
 
+// Adapters set (cfg.peft = LoRA(), peft=llm.peft.LoRA()): anything but None or "none".
+bool peft_on(const Job& job) {
+  const Fact* f = job.fact(Key::kPeft);
+  if (!f) return false;
+  if (auto b = f->value.as_bool()) return *b;
+  if (f->value.kind() == Value::Kind::kString) {
+    std::string s = f->value.text();
+    return !s.empty() && s != "none" && s != "None" && s != "null";
+  }
+  return f->value.kind() != Value::Kind::kNull;
+}
+
 }  // namespace
 
 std::vector<std::string> memory_inputs_missing(const Job& job) {
@@ -164,14 +176,20 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
   // bf16 gradients (grad_reduce_in_fp32 off) save 2 bytes per parameter: the least any setting needs.
   double grad_dense = shard.stage >= 2 ? dp * in.c : 1, grad_expert = shard.stage >= 2 ? edp : 1;
   double weights_min = weights - 2 * ((p_tp + p_rep) / grad_dense + p_exp / grad_expert);
+  // PEFT (LoRA, DoRA) trains adapters only: the frozen base weights carry no gradients or optimizer
+  // state; the adapters' own are a small fraction and not counted.
+  const bool peft = peft_on(job);
+  if (peft) weights = weights_min = 2 * (p_tp + p_rep + p_exp);
   out.params_per_gpu = p_tp + p_rep + p_exp;
   out.expert_params_per_gpu = p_exp;
   out.weights_optimizer_gib = weights / kGiB;
   out.weights_optimizer_min_gib = weights_min / kGiB;
   out.terms.push_back(fmt::format(
       "{:.2f}B parameters per GPU ({:.2f}B TP-sharded, {:.2f}B routed experts) x {} bytes = "
-      "{:.1f} GiB for weights, gradients and optimizer",
-      out.params_per_gpu / 1e9, p_tp / 1e9, p_exp / 1e9, bytes_text(dp * in.c), out.weights_optimizer_gib));
+      "{:.1f} GiB for {}",
+      out.params_per_gpu / 1e9, p_tp / 1e9, p_exp / 1e9, peft ? std::string("2") : bytes_text(dp * in.c),
+      out.weights_optimizer_gib,
+      peft ? "the frozen weights (PEFT: only the adapters train)" : "weights, gradients and optimizer"));
   if (!shard.by.empty() && shard.by != "the distributed optimizer")
     out.terms.back() += " (sharded by " + shard.by + ")";
 

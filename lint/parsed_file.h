@@ -34,6 +34,8 @@ struct RecipeCall {
   std::string changed_by;              // a function parlint cannot read that was given the recipe's config
   std::vector<std::string> arguments;  // keywords of the call that are not settings (peft_scheme)
   RecipePackage package = RecipePackage::kLauncher;
+  std::string read_from =
+      {};  // the framework source file its settings were read from (not the built-in table)
   bool empty() const { return name.empty(); }
 };
 

@@ -4,6 +4,7 @@
 
 #include "lint/cross_file.h"
 #include "lint/file_kind.h"
+#include "lint/framework_source.h"
 #include "lint/rule.h"
 #include "parsers/python_parser.h"
 #include "parsers/shell_parser.h"
@@ -111,6 +112,13 @@ AnalysedFile analyse_file(const std::string& path, std::string text, const FileR
   out.path = path;
   out.source = std::make_unique<SourceText>(std::move(text));
   out.parsed = parse_source(path, *out.source, reader);
+  // The user's own framework source: its recipes, and the Megatron-Core version it runs.
+  if (std::any_of(out.parsed.jobs.begin(), out.parsed.jobs.end(),
+                  [](const RawJob& j) { return !j.recipe.empty(); }))
+    if (auto source = bridge_source_for(path, options.framework_source, reader))
+      read_recipes_from_source(out.parsed, *source, reader);
+  LintOptions lint = options.lint;
+  if (!lint.megatron_core) lint.megatron_core = core_version_for(path, std::nullopt, reader);
   Location file_start{path, {{1, 1}, {1, 1}}};
   for (const auto& rule : RuleRegistry::instance().rules()) {
     if (!options.rules.enabled(rule->info().code)) continue;
@@ -120,7 +128,7 @@ AnalysedFile analyse_file(const std::string& path, std::string text, const FileR
       out.file_findings.push_back(to_diagnostic(*rule, std::move(f), file_start, options.severity));
   }
   for (const RawJob& raw : out.parsed.jobs) {
-    out.jobs.push_back(std::make_unique<Job>(path, raw, options.lint));
+    out.jobs.push_back(std::make_unique<Job>(path, raw, lint));
     out.job_findings.push_back(check_job(*out.jobs.back(), options));
   }
   return out;

@@ -56,7 +56,17 @@ void PythonParser::bind_defaults(TSNode fn, const std::string& fname, Scope& sco
 
 PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
   CallSite c = call_site(n);
-  note_named_model(c);
+  note_named_model(c, scope);
+  // AutoBridge.from_hf_pretrained(ID).to_megatron_provider(): the calls the chain starts from name the
+  // model too.
+  TSNode fn = c.fn;
+  for (int links = 0; links < 8 && type_of(fn) == "attribute"; ++links) {
+    TSNode object = by_field<"object">(fn);
+    if (type_of(object) != "call") break;
+    CallSite inner = call_site(object);
+    note_named_model(inner, scope);
+    fn = inner.fn;
+  }
   // Calls answered by themselves; every other call is read for the settings it makes.
   static constexpr CallHandler kHandlers[] = {&PythonParser::environment_read,
                                               &PythonParser::builtin_conversion, &PythonParser::string_method,
@@ -171,7 +181,7 @@ std::optional<PyVal> PythonParser::setattr_call(const CallSite& c, Scope& scope,
 
 // The model a call names: llm.llama3_70b.pretrain_recipe(...),
 // AutoBridge.from_hf_pretrained("meta-llama/...").
-void PythonParser::note_named_model(const CallSite& c) {
+void PythonParser::note_named_model(const CallSite& c, const Scope& scope) {
   const std::string &last = c.last, &fname = c.fname;
   const auto& positional = c.positional;
   if ((last == "pretrain_recipe" || last == "finetune_recipe") && fname.find('.') != std::string::npos) {
@@ -182,6 +192,13 @@ void PythonParser::note_named_model(const CallSite& c) {
       type_of(positional[0]) == "string") {
     PyVal id = string_value(positional[0]);
     if (id.value.kind() == Value::Kind::kString) named_model_ = id.value.text();
+  }
+  // from_hf_pretrained(_MODEL_ID, revision=...): a module constant holds the id.
+  if ((last == "from_hf_pretrained" || last == "from_pretrained") && !positional.empty() &&
+      type_of(positional[0]) == "identifier") {
+    auto v = scope.find(text(positional[0]));
+    if (v != scope.end() && v->second.value.kind() == Value::Kind::kString)
+      named_model_ = v->second.value.text();
   }
 }
 
@@ -238,7 +255,14 @@ PyVal PythonParser::settings_call(const CallSite& c, Scope& scope, FactTable& ta
     for (TSNode p : positional) pos.push_back({eval(p, scope, table, ctx, depth + 1), node_location(p)});
     for (const auto& [name, value] : keywords)
       kw.emplace_back(name, Arg{eval(value, scope, table, ctx, depth + 1), node_location(value)});
+    std::string before = owner->named_model_;
+    if (owner != this) owner->named_model_.clear();
     result = owner->invoke(callee_name, pos, kw, table, ctx, depth);
+    // The model an imported recipe loads is the caller's too.
+    if (owner != this) {
+      if (!owner->named_model_.empty()) named_model_ = owner->named_model_;
+      owner->named_model_ = before;
+    }
     if (result.object)
       for (const auto& f : *result.object) facts->push_back(f);
   } else {

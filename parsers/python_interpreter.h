@@ -256,7 +256,7 @@ class PythonParser {
                                      int depth);
   std::optional<PyVal> setattr_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
                                     int depth);
-  void note_named_model(const CallSite& c);
+  void note_named_model(const CallSite& c, const Scope& scope);
   PyVal settings_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx, int depth);
   bool library_recipe(const CallSite& c, Scope& scope, FactTable& table, Context& ctx, int depth,
                       PyVal& result, std::vector<Fact>& facts);

@@ -47,7 +47,9 @@ ParsedFile PythonParser::run() {
   }
 
   std::vector<std::pair<std::size_t, std::string>> function_jobs;  // out_.jobs index, function name
+  const std::string module_model = named_model_;
   for (const auto& [name, node] : function_order_) {
+    named_model_ = module_model;  // the model a function loads is its own, not the previous function's
     Context fctx;
     fctx.function = name;
     Scope scope = module_scope_;

@@ -15,6 +15,7 @@ constexpr Key kReads[] = {Key::kTensorModelParallelSize,
                           Key::kExpertModelParallelSize,
                           Key::kExpertTensorParallelSize,
                           Key::kSequenceParallel,
+                          Key::kPeft,
                           Key::kRecomputeGranularity,
                           Key::kNumLayers,
                           Key::kHiddenSize,
@@ -90,7 +91,11 @@ model:
 ```
 
 ## Framework behaviour
-CUDA out of memory at the first step (or later, when activations peak).
+CUDA out of memory at the first step (or later, when activations peak). With PEFT (Megatron-Bridge
+`cfg.peft = LoRA(...)`, NeMo 2 `peft=`) the base weights are frozen: they cost their 2 bf16 bytes and
+no gradients or optimizer state (the adapters' own state is small and not counted). Megatron-Bridge turns
+the distributed optimizer on for both `ddp` and `optimizer` when either has it, so one side written
+`False` does not turn it off.
 
 ## Configuration
 The GPU memory comes from the cluster profile (`--cluster`, or `cluster: {gpu_memory_gib: …}`).
@@ -102,6 +107,10 @@ The GPU memory comes from the cluster profile (`--cluster`, or `cluster: {gpu_me
   with SP and selective recompute, and without; chosen at line 466)
 - Megatron-Bridge `src/megatron/bridge/training/utils/theoretical_memory_utils.py:123@067f987df03b`
   (`estimate_training_memory`, Megatron-Bridge's version)
+- Megatron-Bridge `src/megatron/bridge/peft/base.py:176-190@067f987df03b` (PEFT freezes the base
+  parameters: `requires_grad = False`)
+- Megatron-Bridge `src/megatron/bridge/training/config.py:2101-2123@067f987df03b` (the distributed
+  optimizer is on for both ddp and optimizer when either sets it)
 - Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
   arXiv:2205.05198 (activation bytes per layer, Table 2)
 )md",

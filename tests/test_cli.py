@@ -482,6 +482,37 @@ class Configuration(TempDir):
         self.assertIn("unknown rule 'PL999'", r.stderr)
         self.write(".parlint.yaml", "cluster: dgx-z9000\n")
         self.assertEqual(run("check", "ok.yaml", cwd=self.dir).returncode, 2)
+        self.write(".parlint.yaml", "framework-source: no/such/dir\n")
+        r = run("check", "ok.yaml", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(".parlint.yaml:1: framework-source no/such/dir is not a folder", r.stderr)
+        self.write(".parlint.yaml", "megatron-core-version: latest\n")
+        r = run("check", "ok.yaml", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("megatron-core-version must be a version such as 0.15", r.stderr)
+
+    def test_a_vendored_framework_source_wins_over_the_built_in_table(self):
+        """The project's own Megatron-Bridge copy is where a recipe's layout is read from; editing it changes
+        the findings, and plan names the source and its version."""
+        launch = ("#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+                  "srun python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config\n")
+        self.write("train.sh", launch)
+        clean = run("check", "--format", "json", "train.sh", cwd=self.dir)
+        self.assertEqual(json.loads(clean.stdout)["diagnostics"], [], clean.stdout)  # the built-in table: TP1
+        package = "3rdparty/Megatron-Bridge/src/megatron/bridge"
+        self.write(package + "/package_info.py", "MAJOR = 0\nMINOR = 8\nPATCH = 2\n")
+        self.write(package + "/recipes/__init__.py", "from .llama import llama3_8b_pretrain_config\n")
+        recipe = ("def llama3_8b_pretrain_config():\n    cfg = ConfigContainer()\n"
+                  "    cfg.model.tensor_model_parallel_size = {tp}\n    return cfg\n")
+        self.write(package + "/recipes/llama.py", recipe.format(tp=2))
+        self.assertEqual(json.loads(run("check", "--format", "json", "train.sh", cwd=self.dir).stdout)["diagnostics"],
+                         [])
+        self.write(package + "/recipes/llama.py", recipe.format(tp=16))
+        edited = json.loads(run("check", "--format", "json", "train.sh", cwd=self.dir).stdout)["diagnostics"]
+        self.assertIn("PL102", {d["code"] for d in edited})
+        plan = run("plan", "train.sh", cwd=self.dir).stdout
+        self.assertIn("read from Megatron-Bridge 0.8.2 at " + package + "/recipes/llama.py", plan)
+        self.assertRegex(plan, r"tensor_model_parallel_size\s+16")
 
     def test_explicit_config(self):
         self.write("bad.yaml", TP16)
