@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
 .PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
-	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes tsan-build test-tsan corpus-triage
+	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge tsan-build test-tsan corpus-triage
 
 all: build
 
@@ -128,6 +128,12 @@ update-bridge-recipes:
 	    rm rules/data/bridge_recipes.yaml.new; exit 0; fi; \
 	  mv rules/data/bridge_recipes.yaml.new rules/data/bridge_recipes.yaml; \
 	done; echo "update-bridge-recipes: the table still changes after 3 passes" >&2; exit 1
+
+# Everything parlint knows from the frameworks' sources, regenerated when they are re-pinned:
+#   make update-knowledge MEGATRON_BRIDGE=~/src/Megatron-Bridge MEGATRON_LM=~/src/Megatron-LM NEMO=~/src/NeMo
+# (the other framework paths of update-settings keep their defaults). Each table cites file:line@commit;
+# a rerun on the same commits reproduces them byte for byte.
+update-knowledge: update-settings update-nemo-recipes update-bridge-recipes
 
 update-slurm-options:
 	rm -rf "$(BUILD)/slurm-client" && mkdir -p "$(BUILD)/slurm-client"

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lint/cluster_profile.h"
+#include "lint/keys.h"
 #include "lint/model_table.h"
 
 namespace {
@@ -148,7 +149,8 @@ std::vector<RecipeInfo> read_recipes(const YAML::Node& root, const std::vector<M
 // The generated table of every Megatron-Bridge recipe function (scripts/gen_bridge_recipes.py). A library
 // function the hand-checked table (recipes.yaml, with its model) already has keeps that row, which gains
 // the generated legacy names.
-std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<RecipeInfo>& hand) {
+std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<RecipeInfo>& hand,
+                                            const std::vector<ModelInfo>& models) {
   std::vector<RecipeInfo> out;
   for (const auto& n : root["bridge_recipes"]) {
     RecipeInfo r;
@@ -167,15 +169,27 @@ std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<
         if (std::find(h->aliases.begin(), h->aliases.end(), a) == h->aliases.end()) h->aliases.push_back(a);
       continue;
     }
-    // The benchmark recipe of a name the library defines too trains the same model.
+    // The model it loads; the benchmark recipe of a name the library defines too trains the same model.
+    if (n["model"]) r.model = n["model"].as<std::string>();
     for (const auto& h : hand)
       if (h.function == r.function) r.model = h.model;
+    if (!r.model.empty() &&
+        std::none_of(models.begin(), models.end(), [&](const ModelInfo& m) { return m.key == r.model; }))
+      throw std::runtime_error("recipe " + r.function + ": model " + r.model + " is not in the table");
+    for (const auto& w : n["written"]) {
+      std::string name = w.first.as<std::string>();
+      if (!parlint::key_from_name(name))
+        throw std::runtime_error("recipe " + r.function + ": unknown setting " + name);
+      r.written.emplace_back(name, w.second.as<std::int64_t>());
+    }
     read_layout(n, r);
     r.first_stage = opt(n, "first_stage");
     r.last_stage = opt(n, "last_stage");
     r.account_for_embedding = opt_bool(n, "account_for_embedding");
     r.account_for_loss = opt_bool(n, "account_for_loss");
     r.distributed_optimizer = opt_bool(n, "distributed_optimizer");
+    r.gpus = opt(n, "gpus");
+    if (n["hardware"]) r.hardware = n["hardware"].as<std::string>();
     r.site = n["site"].as<std::string>();
     if (r.function.empty() || r.site.empty())
       throw std::runtime_error("a Megatron-Bridge recipe needs its function and site");
@@ -302,11 +316,15 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
     << "  signed char distributed_optimizer;\n"
     << "  const char* site;\n"
     << "  const char* varies_with;  // names, each followed by ','\n"
+    << "  const char* written;      // name=value, each followed by ','\n"
+    << "  std::int64_t gpus;\n"
+    << "  const char* hardware;\n"
     << "};\n\n"
     << "constexpr RecipeRow kRecipeRows[] = {\n";
   for (const auto& r : recipes) {
-    std::string varies, aliases;
+    std::string varies, aliases, written;
     for (const auto& p : r.varies_with) varies += p + ",";
+    for (const auto& [name, value] : r.written) written += name + "=" + std::to_string(value) + ",";
     for (const auto& a : r.aliases) aliases += a + ",";
     o << "    {" << literal(r.function) << ", " << literal(r.model) << ", " << literal(r.package) << ", "
       << literal(aliases) << ", " << num(r.tp) << ", " << num(r.pp) << ", " << num(r.vpp) << ", " << num(r.cp)
@@ -315,7 +333,8 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
       << flag(r.account_for_embedding) << ", " << flag(r.account_for_loss) << ", " << literal(r.layout)
       << ", " << literal(r.cp_comm_type) << ", " << literal(r.module) << ", " << num(r.nodes) << ", "
       << num(r.gpus_per_node) << ", " << flag(r.distributed_optimizer) << ", " << literal(r.site) << ", "
-      << literal(varies) << "},\n";
+      << literal(varies) << ", " << literal(written) << ", " << num(r.gpus) << ", " << literal(r.hardware)
+      << "},\n";
   }
   o << "};\n\n"
     << "std::optional<std::int64_t> value_of(std::int64_t v) {\n"
@@ -346,6 +365,11 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
     << "    r.distributed_optimizer = flag_of(row.distributed_optimizer);\n    r.site = row.site;\n"
     << "    split_names(row.varies_with, r.varies_with);\n"
     << "    split_names(row.aliases, r.aliases);\n"
+    << "    r.gpus = value_of(row.gpus);\n    r.hardware = row.hardware;\n"
+    << "    std::vector<std::string> written;\n"
+    << "    split_names(row.written, written);\n"
+    << "    for (const auto& w : written)\n"
+    << "      r.written.emplace_back(w.substr(0, w.find('=')), std::stoll(w.substr(w.find('=') + 1)));\n"
     << "    v.push_back(std::move(r));\n"
     << "  }\n"
     << "  return v;\n}\n";
@@ -379,7 +403,7 @@ int main(int argc, char** argv) {
     reading = argv[3];
     auto recipes = read_recipes(load(argv[3]), models);
     reading = argv[4];
-    auto bridge = read_bridge_recipes(load(argv[4]), recipes);
+    auto bridge = read_bridge_recipes(load(argv[4]), recipes, models);
     reading = argv[5];
     auto nemo = read_nemo_recipes(load(argv[5]));
     recipes.insert(recipes.end(), bridge.begin(), bridge.end());

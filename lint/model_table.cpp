@@ -190,6 +190,8 @@ std::vector<Fact> recipe_facts(const RecipeInfo& r) {
                          r.package == "perf_recipes" ? "benchmark recipe" : "recipe", r.function, r.site);
   std::vector<Fact> f;
   if (const ModelInfo* m = find_model(r.model)) f = model_facts(*m, source + " (" + m->name + ")");
+  for (const auto& [name, value] : r.written)
+    if (auto key = key_from_name(name)) f.push_back(table_fact(*key, Value::integer(value), source));
   add_layout_facts(r, source, f);
   // Every hand-checked recipe inherits _pretrain_common, which turns the distributed optimizer on
   // (recipes/common.py); a generated row says what the recipe itself leaves it at.

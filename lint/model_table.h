@@ -40,7 +40,12 @@ struct RecipeInfo {
   std::optional<std::int64_t> nodes, gpus_per_node;
   std::optional<bool> distributed_optimizer;
   std::vector<std::string> varies_with;  // parameters that can change the recorded values
-  std::string site;                      // file:line@commit the row was read from
+  // Model dimensions the recipe writes itself (a Nemotron-H recipe's HybridModelProvider(num_layers=52)),
+  // by canonical key name; they win over the model's row.
+  std::vector<std::pair<std::string, std::int64_t>> written;
+  std::optional<std::int64_t> gpus;  // the GPU count its name encodes (..._256gpu_b300_..._config)
+  std::string hardware;              // and the GPU: "b300"
+  std::string site;                  // file:line@commit the row was read from
   bool is_nemo2() const { return !module.empty(); }
 };
 

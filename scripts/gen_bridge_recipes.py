@@ -32,6 +32,12 @@ FIELDS = LAYOUT_FIELDS + [
     ("account_for_loss_in_pipeline_split", "account_for_loss"),
     ("use_distributed_optimizer", "distributed_optimizer"),
 ]
+# The model's dimensions a recipe writes itself (HybridModelProvider(num_layers=52, ...) for Nemotron-H),
+# by their canonical names; the rules read them as they read the built-in model table's.
+MODEL_FIELDS = ["num_layers", "hidden_size", "ffn_hidden_size", "num_attention_heads", "num_query_groups",
+                "kv_channels", "num_moe_experts", "moe_router_topk", "moe_ffn_hidden_size", "vocab_size",
+                "mtp_num_layers"]
+MODEL_TABLE = " (built-in model table)"
 # Values parlint fills in rather than reads from the recipe.
 NOT_WRITTEN = {"framework-default", "cluster-profile", "derived", "recipe-name"}
 # ..._pretrain_256gpu_b300_bf16_config: the GPU count and hardware the name states.
@@ -42,7 +48,17 @@ def package_of(rel: str) -> str:
     return "perf_recipes" if rel.startswith(FOLDERS[1] + "/") else "recipes"
 
 
-def rows(root: pathlib.Path, commit: str, parlint: str):
+def model_keys(models_yaml: pathlib.Path):
+    """The built-in model table's display names -> keys (`qwen3-30b-a3b: {name: Qwen3 30B-A3B, ...}`)."""
+    keys = {}
+    for line in models_yaml.read_text().splitlines():
+        m = re.match(r"\s+([a-z0-9][a-z0-9.\-]*):\s+\{name: ([^,]+),", line)
+        if m:
+            keys[m.group(2).strip()] = m.group(1)
+    return keys
+
+
+def rows(root: pathlib.Path, commit: str, parlint: str, models):
     files = [p for f in FOLDERS for p in sorted((root / f).rglob("*.py"))]
     for job in plan_jobs(parlint, files, cwd=root):
         name = job["description"].removesuffix("()")
@@ -59,6 +75,21 @@ def rows(root: pathlib.Path, commit: str, parlint: str):
             if v.get("value") is None:
                 continue
             row[field] = v["value"]
+        # The model it loads (AutoBridge.from_hf_pretrained(HF_ID)), named by the built-in table's facts.
+        for v in job["values"].values():
+            source = v.get("source") or ""
+            if v.get("origin") == "recipe-default" and source.endswith(MODEL_TABLE):
+                if source[: -len(MODEL_TABLE)] in models:
+                    row["model"] = models[source[: -len(MODEL_TABLE)]]
+                    break
+        written = {}
+        for key in MODEL_FIELDS:
+            v = job["values"].get(key)
+            if v and v.get("origin") not in NOT_WRITTEN | {"recipe-default"} and isinstance(v.get("value"), int) \
+                    and not isinstance(v.get("value"), bool):
+                written[key] = v["value"]
+        if written:
+            row["written"] = written
         target = NAME_TARGET.search(name)
         if target:
             row["gpus"], row["hardware"] = int(target.group(1)), target.group(2)
@@ -105,7 +136,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         root, commit = checkout(a.bridge, FOLDERS, pathlib.Path(tmp))
         found = {}
-        for r in rows(root, commit, parlint):
+        models = model_keys(pathlib.Path(__file__).resolve().parent.parent / "rules" / "data" / "models.yaml")
+        for r in rows(root, commit, parlint, models):
             found.setdefault((r["package"], r["function"]), r)  # defined twice in a package: the first
         names = aliases(root, found)
     # A private helper (_nemotron_3_super_pretrain_64gpu_h100_bf16_config) is a recipe only under the
@@ -119,11 +151,15 @@ def main():
     for key in sorted(found, key=lambda k: (k[1].lstrip("_"), k[0])):
         r = found[key]
         fields = [f"function: {r['function']}", f"package: {r['package']}"]
+        if "model" in r:
+            fields.append(f"model: {r['model']}")
         fields += [f"{f}: {scalar(r[f])}" for _, f in FIELDS if f in r]
         if "gpus" in r:
             fields += [f"gpus: {r['gpus']}", f"hardware: {r['hardware']}"]
         if key in names:
             fields.append(f"aliases: [{', '.join(names[key])}]")
+        if "written" in r:
+            fields.append("written: {" + ", ".join(f"{k}: {v}" for k, v in r["written"].items()) + "}")
         fields.append(f"site: \"{r['site']}\"")
         print(flow_row(fields))
 

@@ -44,10 +44,22 @@ RawJob layout_job(const LayoutArgs& l, const std::optional<int>& gpus_per_node) 
           "--gpus / --gpus-per-node");
   }
   if (!l.model.empty()) {
-    if (find_recipe(l.model))
+    if (const RecipeInfo* recipe = find_recipe(l.model)) {
       job.recipe.name = l.model;
-    else
+      // A recipe whose name targets a GPU count and GPU (..._256gpu_b300_..._config) is planned there
+      // unless the command line says otherwise.
+      if (recipe->gpus && !l.gpus && !l.nodes) {
+        Fact f;
+        f.key = Key::kWorldSize;
+        f.value = Value::integer(*recipe->gpus);
+        f.origin = Origin::kRecipeName;
+        f.spelling = "the GPU count the name " + recipe->function + " states";
+        job.facts.push_back(std::move(f));
+      }
+      job.hardware = recipe->hardware;
+    } else {
       job.model = l.model;
+    }
   }
   return job;
 }
