@@ -159,6 +159,17 @@ std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<
     if (r.package != "recipes" && r.package != "perf_recipes")
       throw std::runtime_error("recipe " + r.function + ": package must be recipes or perf_recipes");
     for (const auto& a : n["aliases"]) r.aliases.push_back(a.as<std::string>());
+    if (n["layout_builder"]) {
+      r.layout_builder = n["layout_builder"].as<std::string>();
+      r.layout = "builder";
+      for (const auto& pair : n["layout_pairs"]) {
+        std::string t = pair.as<std::string>();  // "8x2"
+        auto x = t.find('x');
+        if (x == std::string::npos)
+          throw std::runtime_error("recipe " + r.function + ": bad layout pair " + t);
+        r.layout_pairs.emplace_back(std::stoll(t.substr(0, x)), std::stoll(t.substr(x + 1)));
+      }
+    }
     auto same = [&](const RecipeInfo& h) {
       return h.package == r.package &&
              (h.function == r.function ||
@@ -167,6 +178,10 @@ std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<
     if (auto h = std::find_if(hand.begin(), hand.end(), same); h != hand.end()) {
       for (const auto& a : r.aliases)
         if (std::find(h->aliases.begin(), h->aliases.end(), a) == h->aliases.end()) h->aliases.push_back(a);
+      if (!r.layout_builder.empty()) {
+        h->layout_builder = r.layout_builder;
+        h->layout_pairs = r.layout_pairs;
+      }
       continue;
     }
     // The model it loads; the benchmark recipe of a name the library defines too trains the same model.
@@ -190,6 +205,7 @@ std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<
     r.distributed_optimizer = opt_bool(n, "distributed_optimizer");
     r.gpus = opt(n, "gpus");
     if (n["hardware"]) r.hardware = n["hardware"].as<std::string>();
+
     r.site = n["site"].as<std::string>();
     if (r.function.empty() || r.site.empty())
       throw std::runtime_error("a Megatron-Bridge recipe needs its function and site");
@@ -317,6 +333,8 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
     << "  const char* site;\n"
     << "  const char* varies_with;  // names, each followed by ','\n"
     << "  const char* written;      // name=value, each followed by ','\n"
+    << "  const char* layout_builder;\n"
+    << "  const char* layout_pairs;  // PPxVP, each followed by ','\n"
     << "  std::int64_t gpus;\n"
     << "  const char* hardware;\n"
     << "};\n\n"
@@ -325,6 +343,8 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
     std::string varies, aliases, written;
     for (const auto& p : r.varies_with) varies += p + ",";
     for (const auto& [name, value] : r.written) written += name + "=" + std::to_string(value) + ",";
+    std::string pairs;
+    for (const auto& [pp, vp] : r.layout_pairs) pairs += std::to_string(pp) + "x" + std::to_string(vp) + ",";
     for (const auto& a : r.aliases) aliases += a + ",";
     o << "    {" << literal(r.function) << ", " << literal(r.model) << ", " << literal(r.package) << ", "
       << literal(aliases) << ", " << num(r.tp) << ", " << num(r.pp) << ", " << num(r.vpp) << ", " << num(r.cp)
@@ -333,8 +353,8 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
       << flag(r.account_for_embedding) << ", " << flag(r.account_for_loss) << ", " << literal(r.layout)
       << ", " << literal(r.cp_comm_type) << ", " << literal(r.module) << ", " << num(r.nodes) << ", "
       << num(r.gpus_per_node) << ", " << flag(r.distributed_optimizer) << ", " << literal(r.site) << ", "
-      << literal(varies) << ", " << literal(written) << ", " << num(r.gpus) << ", " << literal(r.hardware)
-      << "},\n";
+      << literal(varies) << ", " << literal(written) << ", " << literal(r.layout_builder) << ", "
+      << literal(pairs) << ", " << num(r.gpus) << ", " << literal(r.hardware) << "},\n";
   }
   o << "};\n\n"
     << "std::optional<std::int64_t> value_of(std::int64_t v) {\n"
@@ -366,6 +386,12 @@ void write_recipes(std::ostream& o, const std::vector<RecipeInfo>& recipes) {
     << "    split_names(row.varies_with, r.varies_with);\n"
     << "    split_names(row.aliases, r.aliases);\n"
     << "    r.gpus = value_of(row.gpus);\n    r.hardware = row.hardware;\n"
+    << "    r.layout_builder = row.layout_builder;\n"
+    << "    std::vector<std::string> pairs;\n"
+    << "    split_names(row.layout_pairs, pairs);\n"
+    << "    for (const auto& p : pairs)\n"
+    << "      r.layout_pairs.emplace_back(std::stoll(p.substr(0, p.find('x'))), "
+       "std::stoll(p.substr(p.find('x') + 1)));\n"
     << "    std::vector<std::string> written;\n"
     << "    split_names(row.written, written);\n"
     << "    for (const auto& w : written)\n"

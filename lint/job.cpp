@@ -75,6 +75,8 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
         break;
       }
   if (recipe && changed_by.empty()) {
+    recipe_ = recipe;
+    recipe_runner_ = raw.recipe.package == RecipePackage::kLauncher && !recipe->is_nemo2();
     facts = recipe_facts(*recipe);
     // Run by a NeMo-Run executor: the recipe's num_nodes is what Lightning is told; its devices give way
     // to the processes the executor starts.
@@ -107,6 +109,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
     written_[static_cast<std::size_t>(f.key)] = f.origin != Origin::kRecipeDefault || f.location.in_file();
   }
   if (framework_ == Framework::kMegatronBridge) sync_bridge_distributed_optimizer(facts);
+  sync_recipe_runner_stages();
   // A recipe parlint does not know, or a checkpoint the config restores (NeMo's restore_from_path), sets
   // values parlint cannot see: what the file leaves to them is unknown, never the framework default
   // (which would give definite, false findings).
@@ -200,6 +203,48 @@ void Job::sync_bridge_distributed_optimizer(const std::vector<Fact>& facts) {
                            "=False here; Megatron-Bridge turns it on again for both ddp "
                            "and optimizer, since the other one is True"});
   slot = std::move(kept);
+}
+
+// Megatron-Bridge's recipe runner, given -pp/-vp overrides (scripts/training/recipe_runner.py:373-427): a
+// recipe without a layout builder keeps its first/last-stage layer counts only while they still fit the
+// new PP; otherwise it drops them and the layers split evenly.
+void Job::sync_recipe_runner_stages() {
+  if (!recipe_runner_ || !recipe_->layout_builder.empty()) return;
+  auto slot = [&](Key k) -> std::optional<Fact>& { return values_[static_cast<std::size_t>(k)]; };
+  auto by_launch = [&](Key k) {
+    const auto& s = slot(k);
+    return s && s->origin != Origin::kRecipeDefault && s->location.path == path_;
+  };
+  if (!by_launch(Key::kPipelineModelParallelSize) || slot(Key::kPipelineModelParallelLayout)) return;
+  auto& first = slot(Key::kNumLayersInFirstPipelineStage);
+  auto& last = slot(Key::kNumLayersInLastPipelineStage);
+  if ((!first && !last) ||
+      (by_launch(Key::kNumLayersInFirstPipelineStage) && by_launch(Key::kNumLayersInLastPipelineStage)))
+    return;
+  auto L = get_int(Key::kNumLayers), pp = get_int(Key::kPipelineModelParallelSize);
+  auto f = first ? first->value.as_int() : std::optional<std::int64_t>(0);
+  auto l = last ? last->value.as_int() : std::optional<std::int64_t>(0);
+  std::vector<Key> stale;
+  for (Key k : {Key::kNumLayersInFirstPipelineStage, Key::kNumLayersInLastPipelineStage})
+    if (slot(k) && !by_launch(k)) stale.push_back(k);
+  if (!L || !pp || !f || !l) {
+    for (Key k : stale)
+      slot(k)->value = Value::unknown(
+          "the recipe's, which run_recipe.py drops when it no longer fits the PP given on the command line");
+    return;
+  }
+  std::int64_t middle_stages = *pp - (first ? 1 : 0) - (last ? 1 : 0), middle_layers = *L - *f - *l;
+  bool fits = middle_stages >= 0 && middle_layers >= 0 && (middle_stages > 0) == (middle_layers > 0) &&
+              (middle_stages == 0 || middle_layers % middle_stages == 0);
+  if (fits) return;
+  for (Key k : stale) {
+    notes_.push_back(
+        fmt::format("run_recipe.py drops the recipe's {}={}: with PP={} it no longer fits {} layers "
+                    "(recipe_runner.py:396-425), and the layers split evenly",
+                    key_name(k), *slot(k)->value.as_int(), *pp, *L));
+    slot(k).reset();
+    written_[static_cast<std::size_t>(k)] = false;
+  }
 }
 
 const Fact* Job::fact(Key key) const {

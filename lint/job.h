@@ -11,6 +11,7 @@
 #include "lint/fact.h"
 #include "lint/framework.h"
 #include "lint/mesh.h"
+#include "lint/model_table.h"
 #include "lint/parsed_file.h"
 
 namespace parlint {
@@ -45,6 +46,11 @@ class Job {
   Framework framework() const { return framework_; }
   // The Megatron-Core version the job runs, when declared or found (rules follow the newest otherwise).
   const std::optional<CoreVersion>& megatron_core() const { return megatron_core_; }
+  // The built-in recipe the job starts from (nullptr: none, or one read from the framework source), and
+  // whether a Megatron-Bridge launcher runs it (run_recipe.py --recipe, which rebuilds its pipeline
+  // layout after -pp/-vp overrides).
+  const RecipeInfo* recipe() const { return recipe_; }
+  bool recipe_runner() const { return recipe_runner_; }
   const std::string& description() const { return description_; }
 
   // The value that wins for `key`: written in a file, a framework default, or derived. nullptr when
@@ -87,6 +93,7 @@ class Job {
   void set(Fact fact) { values_[static_cast<std::size_t>(fact.key)] = std::move(fact); }
   void apply_defaults(const LintOptions& options);
   void sync_bridge_distributed_optimizer(const std::vector<Fact>& facts);
+  void sync_recipe_runner_stages();
   void derive();
   void derive_world_size();
 
@@ -106,6 +113,8 @@ class Job {
   bool describes_model_ = false;
   ClusterProfile cluster_;
   std::optional<CoreVersion> megatron_core_;
+  const RecipeInfo* recipe_ = nullptr;
+  bool recipe_runner_ = false;
   std::optional<ClusterProfile> chosen_cluster_;  // --cluster, or the GPU a recipe's name targets
   NvlinkDomain domain_;
   mutable KeyReads* reads_ = nullptr;

@@ -43,6 +43,10 @@ struct RecipeInfo {
   // Model dimensions the recipe writes itself (a Nemotron-H recipe's HybridModelProvider(num_layers=52)),
   // by canonical key name; they win over the model's row.
   std::vector<std::pair<std::string, std::int64_t>> written;
+  // The layout builder it registers for the recipe runner, and the (PP, VP) pairs that builder accepts
+  // (empty: no builder, or one that computes any layout).
+  std::string layout_builder;
+  std::vector<std::pair<std::int64_t, std::int64_t>> layout_pairs;
   std::optional<std::int64_t> gpus;  // the GPU count its name encodes (..._256gpu_b300_..._config)
   std::string hardware;              // and the GPU: "b300"
   std::string site;                  // file:line@commit the row was read from

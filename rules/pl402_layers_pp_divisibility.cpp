@@ -68,7 +68,18 @@ built, on every rank. Megatron-DeepSpeed is not checked: with `--deepspeed` its 
 divisibility (`megatron/model/gpt_model.py:463@f4157bea`); only its non-DeepSpeed path asserts
 (`megatron/model/transformer.py:1613@f4157bea`), which parlint does not tell apart.
 
+Megatron-Bridge's `run_recipe.py`, given `-pp`/`-vp` (or `model.pipeline_model_parallel_size=`) for a
+recipe that registers a layout builder (DeepSeek-V3, Kimi-K2, Kimi-K2.5-VL, Moonlight), rebuilds the
+layout with it; the builder has layouts for a few (PP, VP) pairs (read from its table into
+`rules/data/bridge_recipes.yaml`) and raises `ValueError` for any other. For a recipe without a builder
+the runner keeps its first/last-stage layer counts only while they still fit the new PP, and otherwise
+drops them: the layers then split evenly, and that is what is checked.
+
 ## References
+- Megatron-Bridge `scripts/training/recipe_runner.py:373-427@067f987df03b` (layouts rebuilt by the
+  recipe's builder after PP/VP overrides; stale first/last-stage counts dropped)
+- Megatron-Bridge `src/megatron/bridge/recipes/deepseek/h100/deepseek_v3.py:50-67@067f987df03b` (a
+  builder's (PP, VP) table and its ValueError)
 - Megatron-LM `megatron/core/transformer/transformer_config.py:2229-2239@d98e8a64ddf3` (first/last-stage
   counts not together with the account_for flags)
 - Megatron-LM `megatron/core/transformer/transformer_config.py:2242-2287@d98e8a64ddf3` (a layout excludes
@@ -92,8 +103,42 @@ class LayersPpDivisibility final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
 
+  // Megatron-Bridge's recipe runner rebuilds a builder recipe's layout for the PP and VP given on the
+  // command line (recipe_runner.py:373-427); the builder has layouts for a few pairs and refuses the rest.
+  static bool builder_refuses(const Job& job, std::vector<Finding>& out) {
+    const RecipeInfo* r = job.recipe();
+    if (!r || !job.recipe_runner() || r->layout_pairs.empty()) return false;
+    auto by_launch = [&](const Fact* f) {
+      return f && f->origin != Origin::kRecipeDefault && f->location.path == job.path();
+    };
+    const Fact* pp_fact = job.fact(Key::kPipelineModelParallelSize);
+    const Fact* vp_fact = job.fact(Key::kVirtualPipelineModelParallelSize);
+    if (!(by_launch(pp_fact) || by_launch(vp_fact)) || by_launch(job.fact(Key::kPipelineModelParallelLayout)))
+      return false;
+    auto pp = job.get_int(Key::kPipelineModelParallelSize);
+    auto vp = vp_fact && vp_fact->value.kind() != Value::Kind::kNull ? vp_fact->value.as_int()
+                                                                     : std::optional<std::int64_t>(1);
+    if (!pp || !vp) return false;
+    std::string pairs;
+    for (const auto& [p, v] : r->layout_pairs) {
+      if (p == *pp && v == *vp) return false;
+      pairs += fmt::format("{}({}, {})", pairs.empty() ? "" : ", ", p, v);
+    }
+    Finding f;
+    const Fact* at = by_launch(pp_fact) ? pp_fact : vp_fact;
+    f.location = at->location;
+    f.message = fmt::format(
+        "run_recipe.py rebuilds the pipeline layout of {} with {}() for PP={}, VP={}, which has layouts only "
+        "for (PP, VP) in {}; it raises ValueError \"Invalid PP and VP size: {} and {} to infer PP layout\"",
+        r->function, r->layout_builder, *pp, *vp, pairs, *pp, *vp);
+    f.help = "choose PP and VP from those pairs, or give model.pipeline_model_parallel_layout yourself";
+    out.push_back(std::move(f));
+    return true;
+  }
+
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (job.framework() == Framework::kMegatronDeepSpeed) return;  // DeepSpeed partitions the layers
+    if (builder_refuses(job, out)) return;
     auto L = job.get_int(Key::kNumLayers), pp = job.get_int(Key::kPipelineModelParallelSize);
     if (!L || !pp || *pp < 1 || *L < 1) return;
     auto vpp = job.get_int(Key::kVirtualPipelineModelParallelSize);

@@ -127,6 +127,74 @@ def aliases(root: pathlib.Path, functions):
     return {k: sorted(v) for k, v in found.items()}
 
 
+def pair_table(fn: ast.FunctionDef):
+    """The (PP, VP) keys of a layout builder's table (`layout_map = {(4, 1): [...], ...}`), when the
+    function refuses every other pair ("Invalid PP and VP size"); None for a builder that computes its
+    layout (K-EXAONE 2.0's) or a function that is none."""
+    refuses = any(isinstance(c, ast.Constant) and isinstance(c.value, str) and "Invalid PP and VP" in c.value
+                  for c in ast.walk(fn))
+    if not refuses:
+        return None
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Dict) and node.keys and all(
+                isinstance(k, ast.Tuple) and len(k.elts) == 2
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, int) for e in k.elts)
+                for k in node.keys):
+            return sorted((k.elts[0].value, k.elts[1].value) for k in node.keys)
+    return None
+
+
+def layout_builders(root: pathlib.Path, names):
+    """{(package, function): (builder, [(PP, VP), ...])}: the layout builder a function registers for the
+    recipe runner (`cfg.model._pipeline_model_parallel_layout_builder = _get_deepseek_v3_pipeline_layout`,
+    scripts/training/recipe_runner.py:373-427), itself or through the functions it calls (a perf recipe
+    starting from `deepseek_v3_pretrain_config()`, a legacy name): calls resolve in the caller's package
+    first, then in the other, through the legacy names."""
+    tables, registers, calls = {}, {}, {}
+    for folder in FOLDERS:
+        package = package_of(folder + "/")
+        for path in sorted((root / folder).rglob("*.py")):
+            for fn in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+                if not isinstance(fn, ast.FunctionDef):
+                    continue
+                pairs = pair_table(fn)
+                if pairs is not None:
+                    tables.setdefault(fn.name, pairs)
+                key = (package, fn.name)
+                for node in ast.walk(fn):
+                    if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                            and isinstance(node.targets[0], ast.Attribute)
+                            and node.targets[0].attr == "_pipeline_model_parallel_layout_builder"
+                            and isinstance(node.value, ast.Name)):
+                        registers.setdefault(key, node.value.id)
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                        calls.setdefault(key, []).append(node.func.id)
+    legacy = {(package, alias): (package, function) for (package, function), aliases_ in names.items()
+              for alias in aliases_}
+    found = {k: b for k, b in registers.items() if b in tables}
+
+    def callee(package, name):
+        for p in (package, "recipes" if package == "perf_recipes" else "perf_recipes"):
+            for k in ((p, name), legacy.get((p, name))):
+                if k in found:
+                    return found[k]
+        return None
+
+    for _ in range(8):  # a recipe built on one that registers a builder has it too
+        more = {}
+        for k, cs in calls.items():
+            if k in found:
+                continue
+            for c in cs:
+                if (b := callee(k[0], c)) is not None:
+                    more[k] = b
+                    break
+        if not more:
+            break
+        found.update(more)
+    return {k: (b, tables[b]) for k, b in found.items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bridge", required=True, type=pathlib.Path, help="Megatron-Bridge work tree or bare mirror")
@@ -140,6 +208,7 @@ def main():
         for r in rows(root, commit, parlint, models):
             found.setdefault((r["package"], r["function"]), r)  # defined twice in a package: the first
         names = aliases(root, found)
+        builders = layout_builders(root, names)
     # A private helper (_nemotron_3_super_pretrain_64gpu_h100_bf16_config) is a recipe only under the
     # public name a package gives it.
     found = {k: r for k, r in found.items() if not k[1].startswith("_") or k in names}
@@ -158,6 +227,10 @@ def main():
             fields += [f"gpus: {r['gpus']}", f"hardware: {r['hardware']}"]
         if key in names:
             fields.append(f"aliases: [{', '.join(names[key])}]")
+        if key in builders:
+            builder, pairs = builders[key]
+            fields.append(f"layout_builder: {builder}")
+            fields.append("layout_pairs: [" + ", ".join(f"{pp}x{vp}" for pp, vp in pairs) + "]")
         if "written" in r:
             fields.append("written: {" + ", ".join(f"{k}: {v}" for k, v in r["written"].items()) + "}")
         fields.append(f"site: \"{r['site']}\"")
