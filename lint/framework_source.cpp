@@ -175,15 +175,7 @@ const RecipeIndex::Definition* find_definition(const RecipeIndex& index, const s
   auto lib = index.library.find(name), bench = index.benchmark.find(name);
   const RecipeIndex::Definition* l = lib == index.library.end() ? nullptr : &lib->second;
   const RecipeIndex::Definition* b = bench == index.benchmark.end() ? nullptr : &bench->second;
-  switch (where) {
-    case RecipePackage::kLibrary:
-      return l ? l : b;
-    case RecipePackage::kBenchmark:
-      return b ? b : l;
-    case RecipePackage::kLauncher:
-      break;
-  }
-  return b && b->function == name ? b : (l ? l : b);
+  return choose_definition(l, b, b && b->function == name, where);
 }
 
 }  // namespace

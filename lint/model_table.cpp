@@ -75,17 +75,7 @@ const RecipeInfo* find_recipe(std::string_view name, RecipePackage where) {
     const RecipeInfo*& slot = r.package == "perf_recipes" ? benchmark : library;
     if (!slot) slot = &r;
   }
-  switch (where) {
-    case RecipePackage::kLibrary:
-      return library ? library : benchmark;
-    case RecipePackage::kBenchmark:
-      return benchmark ? benchmark : library;
-    case RecipePackage::kLauncher:
-      break;
-  }
-  // The launchers take a benchmark recipe by its canonical name (..._<N>gpu_<hardware>_<precision>_config,
-  // scripts/training/recipe_metadata.py:40-45, 175-180), a library recipe otherwise.
-  return benchmark && benchmark->function == function ? benchmark : (library ? library : benchmark);
+  return choose_definition(library, benchmark, benchmark && benchmark->function == function, where);
 }
 
 double estimate_params_b(const ModelInfo& m, bool active) {

@@ -27,6 +27,23 @@ enum class LaunchKind {
 // perf_recipes exports the name (scripts/training/recipe_runner.py:228-253@067f987df03b).
 enum class RecipePackage { kLauncher, kLibrary, kBenchmark };
 
+// Which of a name's definitions a lookup takes (nullptr where a package has none): an import its package's,
+// else the other's; a launcher the benchmark one when it is defined under that very name (canonical
+// benchmark names, scripts/training/recipe_metadata.py:175-180), else the library's.
+template <class T>
+const T* choose_definition(const T* library, const T* benchmark, bool benchmark_by_own_name,
+                           RecipePackage where) {
+  switch (where) {
+    case RecipePackage::kLibrary:
+      return library ? library : benchmark;
+    case RecipePackage::kBenchmark:
+      return benchmark ? benchmark : library;
+    case RecipePackage::kLauncher:
+      break;
+  }
+  return benchmark && benchmark_by_own_name ? benchmark : (library ? library : benchmark);
+}
+
 // The library recipe a job starts from (Megatron-Bridge's llama3_8b_pretrain_config, NeMo 2's
 // llama3_70b.pretrain_recipe), as the launch or the code calls it.
 struct RecipeCall {
