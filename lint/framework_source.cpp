@@ -16,7 +16,8 @@ namespace parlint {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::size_t kMaxRecipeFiles = 4000;  // Megatron-Bridge 0.7 has about 700
+constexpr std::size_t kMaxRecipeFiles = 4000;         // Megatron-Bridge 0.7 has about 700
+constexpr std::size_t kMaxRecipeFileSize = 1u << 20;  // the largest recipe module is 114 KiB
 
 // A path under the working directory as a relative one, the way the user named the file.
 fs::path shown(const fs::path& p) {
@@ -111,7 +112,8 @@ void index_file(const std::string& path, std::string_view text,
       std::string_view name =
           line.substr(4, line.find('(') == std::string_view::npos ? 0 : line.find('(') - 4);
       name = trim(name);
-      if (identifier(name) && recipe_name(name)) defs.try_emplace(std::string(name), path, std::string(name));
+      if (identifier(name) && recipe_name(name))
+        defs.try_emplace(std::string(name), RecipeIndex::Definition{path, std::string(name)});
       continue;
     }
     std::string_view t = trim(line);
@@ -146,7 +148,7 @@ std::map<std::string, RecipeIndex::Definition> index_package(const fs::path& dir
   }
   std::sort(files.begin(), files.end());  // the first definition of a name wins, in a stable order
   for (const auto& f : files)
-    if (auto text = reader.read(f, 4u << 20)) index_file(f, *text, defs, renames);
+    if (auto text = reader.read(f, kMaxRecipeFileSize)) index_file(f, *text, defs, renames);
   for (const auto& [alias, target] : renames) {
     std::string old = target;
     for (int hops = 0; hops < 8 && !defs.count(old) && renames.count(old); ++hops) old = renames.at(old);
