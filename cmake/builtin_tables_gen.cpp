@@ -122,6 +122,19 @@ void read_layout(const YAML::Node& n, RecipeInfo& r) {
   r.sp = opt_bool(n, "sp");
 }
 
+// How a Megatron-Bridge recipe splits its layers over the pipeline stages (both Bridge tables).
+void read_pipeline_split(const YAML::Node& n, RecipeInfo& r) {
+  r.first_stage = opt(n, "first_stage");
+  r.last_stage = opt(n, "last_stage");
+  r.account_for_embedding = opt_bool(n, "account_for_embedding");
+  r.account_for_loss = opt_bool(n, "account_for_loss");
+}
+
+void require_model(const RecipeInfo& r, const std::vector<ModelInfo>& models) {
+  if (std::none_of(models.begin(), models.end(), [&](const ModelInfo& m) { return m.key == r.model; }))
+    throw std::runtime_error("recipe " + r.function + ": model " + r.model + " is not in the table");
+}
+
 std::vector<RecipeInfo> read_recipes(const YAML::Node& root, const std::vector<ModelInfo>& models) {
   std::vector<RecipeInfo> out;
   for (const auto& n : root["recipes"]) {
@@ -131,16 +144,10 @@ std::vector<RecipeInfo> read_recipes(const YAML::Node& root, const std::vector<M
     r.package = "recipes";
     r.model = n["model"].as<std::string>();
     read_layout(n, r);
-    r.first_stage = opt(n, "first_stage");
-    r.last_stage = opt(n, "last_stage");
-    r.account_for_embedding = opt_bool(n, "account_for_embedding");
-    r.account_for_loss = opt_bool(n, "account_for_loss");
+    read_pipeline_split(n, r);
     if (n["layout"]) r.layout = n["layout"].as<std::string>();
     if (n["cp_comm_type"]) r.cp_comm_type = n["cp_comm_type"].as<std::string>();
-    bool known = false;
-    for (const auto& m : models) known = known || m.key == r.model;
-    if (!known)
-      throw std::runtime_error("recipe " + r.function + ": model " + r.model + " is not in the table");
+    require_model(r, models);
     out.push_back(std::move(r));
   }
   return out;
@@ -188,9 +195,7 @@ std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<
     if (n["model"]) r.model = n["model"].as<std::string>();
     for (const auto& h : hand)
       if (h.function == r.function) r.model = h.model;
-    if (!r.model.empty() &&
-        std::none_of(models.begin(), models.end(), [&](const ModelInfo& m) { return m.key == r.model; }))
-      throw std::runtime_error("recipe " + r.function + ": model " + r.model + " is not in the table");
+    if (!r.model.empty()) require_model(r, models);
     for (const auto& w : n["written"]) {
       std::string name = w.first.as<std::string>();
       if (!parlint::key_from_name(name))
@@ -198,10 +203,7 @@ std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<
       r.written.emplace_back(name, w.second.as<std::int64_t>());
     }
     read_layout(n, r);
-    r.first_stage = opt(n, "first_stage");
-    r.last_stage = opt(n, "last_stage");
-    r.account_for_embedding = opt_bool(n, "account_for_embedding");
-    r.account_for_loss = opt_bool(n, "account_for_loss");
+    read_pipeline_split(n, r);
     r.distributed_optimizer = opt_bool(n, "distributed_optimizer");
     r.gpus = opt(n, "gpus");
     if (n["hardware"]) r.hardware = n["hardware"].as<std::string>();

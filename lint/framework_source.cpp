@@ -295,7 +295,9 @@ void read_recipes_from_source(ParsedFile& file, const FrameworkSource& source, c
         job.recipe.read_from = def->file;
         if (!inner.changed_by.empty()) job.recipe.changed_by = inner.changed_by;
       } else {
-        job.recipe = inner;  // read on: the recipe it starts from
+        bool by_runner = job.recipe.by_runner;
+        job.recipe = inner;  // read on: the recipe it starts from, run the way the outer one is
+        job.recipe.by_runner = by_runner;
       }
     }
     if (levels.empty()) continue;

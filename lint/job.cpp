@@ -76,11 +76,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       }
   if (recipe && changed_by.empty()) {
     recipe_ = recipe;
-    // Megatron-Bridge's own runner (and parlint's plan, which plans as it runs); a project's script that
-    // takes --recipe may do anything with the layout.
-    recipe_runner_ =
-        raw.recipe.package == RecipePackage::kLauncher && !recipe->is_nemo2() &&
-        (raw.description == "run_recipe.py launch" || raw.description == "layout from the command line");
+    recipe_runner_ = raw.recipe.by_runner && !recipe->is_nemo2();
     facts = recipe_facts(*recipe);
     // Run by a NeMo-Run executor: the recipe's num_nodes is what Lightning is told; its devices give way
     // to the processes the executor starts.

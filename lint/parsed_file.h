@@ -51,6 +51,9 @@ struct RecipeCall {
   std::string changed_by;              // a function parlint cannot read that was given the recipe's config
   std::vector<std::string> arguments;  // keywords of the call that are not settings (peft_scheme)
   RecipePackage package = RecipePackage::kLauncher;
+  // Megatron-Bridge's own runner (run_recipe.py) starts it, which rebuilds its pipeline layout after
+  // -pp/-vp overrides; a project's script that takes --recipe may do anything with the layout.
+  bool by_runner = false;
   std::string read_from =
       {};  // the framework source file its settings were read from (not the built-in table)
   bool empty() const { return name.empty(); }

@@ -188,17 +188,15 @@ void PythonParser::note_named_model(const CallSite& c, const Scope& scope) {
     std::string module = fname.substr(0, fname.rfind('.'));
     named_model_ = last_component(module);
   }
-  if ((last == "from_hf_pretrained" || last == "from_pretrained") && !positional.empty() &&
-      type_of(positional[0]) == "string") {
-    PyVal id = string_value(positional[0]);
-    if (id.value.kind() == Value::Kind::kString) named_model_ = id.value.text();
-  }
-  // from_hf_pretrained(_MODEL_ID, revision=...): a module constant holds the id.
-  if ((last == "from_hf_pretrained" || last == "from_pretrained") && !positional.empty() &&
-      type_of(positional[0]) == "identifier") {
-    auto v = scope.find(text(positional[0]));
-    if (v != scope.end() && v->second.value.kind() == Value::Kind::kString)
-      named_model_ = v->second.value.text();
+  if ((last == "from_hf_pretrained" || last == "from_pretrained") && !positional.empty()) {
+    // A literal id, or a module constant holding it (from_hf_pretrained(_MODEL_ID, revision=...)).
+    std::optional<Value> id;
+    if (type_of(positional[0]) == "string") {
+      id = string_value(positional[0]).value;
+    } else if (type_of(positional[0]) == "identifier") {
+      if (auto v = scope.find(text(positional[0])); v != scope.end()) id = v->second.value;
+    }
+    if (id && id->kind() == Value::Kind::kString) named_model_ = id->text();
   }
 }
 

@@ -151,6 +151,7 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
     job.recipe.name =
         ta.recipe_stem->text + "_" + (mode == "lora" || mode == "dora" ? "peft" : mode) + "_config";
   }
+  job.recipe.by_runner = !job.recipe.empty() && script == "run_recipe.py";
   job.launch = l.kind;
   if (ray_driver) {
     job.launch = LaunchKind::kNone;  // one driver process; Ray places the workers on the GPUs

@@ -46,6 +46,7 @@ RawJob layout_job(const LayoutArgs& l, const std::optional<int>& gpus_per_node) 
   if (!l.model.empty()) {
     if (const RecipeInfo* recipe = find_recipe(l.model)) {
       job.recipe.name = l.model;
+      job.recipe.by_runner = true;  // planned as run_recipe.py --recipe NAME runs it
       // A recipe whose name targets a GPU count and GPU (..._256gpu_b300_..._config) is planned there
       // unless the command line says otherwise.
       if (recipe->gpus && !l.gpus && !l.nodes) {
