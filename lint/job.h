@@ -73,6 +73,9 @@ class Job {
   std::optional<std::int64_t> data_parallel() const;
   const NvlinkDomain& nvlink_domain() const { return domain_; }
   const ClusterProfile& cluster() const { return cluster_; }
+  // The profile was chosen (--cluster, the configuration, or the GPU a recipe's name targets), not the
+  // default one: checks that hold on some GPUs only fire on a chosen profile.
+  bool cluster_chosen() const { return chosen_cluster_.has_value(); }
   const std::vector<Conflict>& conflicts() const { return conflicts_; }
   // How the launch starts its processes (kNone for a config object).
   LaunchKind launch() const { return launch_; }

@@ -54,6 +54,16 @@ namespace parlint {
   X(kUseTorchFsdp2, "use_torch_fsdp2", kBool)                                              \
   X(kTpCommOverlap, "tp_comm_overlap", kBool)                                              \
   X(kPeft, "peft", kAny) /* Bridge cfg.peft, NeMo 2 peft=: adapters on a frozen model */   \
+  X(kMoeTokenDispatcherType, "moe_token_dispatcher_type", kAny)                            \
+  X(kMoeFlexDispatcherBackend, "moe_flex_dispatcher_backend", kAny)                        \
+  X(kMoeEnableDeepep, "moe_enable_deepep", kBool)                                          \
+  X(kMoeDispatchFwdDtype, "moe_dispatch_fwd_dtype", kAny)                                  \
+  X(kMoeCombineBwdDtype, "moe_combine_bwd_dtype", kAny)                                    \
+  X(kMoeExpertRankCapacityFactor, "moe_expert_rank_capacity_factor", kAny)                 \
+  X(kMoeSharedExpertOverlap, "moe_shared_expert_overlap", kBool)                           \
+  X(kOverlapMoeExpertParallelComm, "overlap_moe_expert_parallel_comm", kBool)              \
+  X(kDelayWgradCompute, "delay_wgrad_compute", kBool)                                      \
+  X(kRecomputeMethod, "recompute_method", kAny)                                            \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \
