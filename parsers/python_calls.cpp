@@ -68,9 +68,9 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     fn = inner.fn;
   }
   // Calls answered by themselves; every other call is read for the settings it makes.
-  static constexpr CallHandler kHandlers[] = {&PythonParser::environment_read,
-                                              &PythonParser::builtin_conversion, &PythonParser::string_method,
-                                              &PythonParser::setattr_call};
+  static constexpr CallHandler kHandlers[] = {
+      &PythonParser::environment_read, &PythonParser::builtin_conversion, &PythonParser::string_method,
+      &PythonParser::setattr_call, &PythonParser::flex_dispatcher_helper};
   for (CallHandler handler : kHandlers)
     if (auto v = (this->*handler)(c, scope, table, ctx, depth)) return std::move(*v);
   return settings_call(c, scope, table, ctx, depth);
@@ -176,6 +176,24 @@ std::optional<PyVal> PythonParser::setattr_call(const CallSite& c, Scope& scope,
   if (!path.empty())
     setting(path, v, node_location(positional[2]), Origin::kPythonAssign, table,
             node_location(positional[1]));
+  return known(Value::null());
+}
+
+// Megatron-Bridge's apply_flex_dispatcher_backend(model_cfg, backend) (flex_dispatcher_backend.py:33-86
+// @067f987df03b) turns the flex dispatcher on with the backend and moe_shared_expert_overlap off on a GPU
+// that supports the backend, and falls back to alltoall elsewhere: known only at run time.
+std::optional<PyVal> PythonParser::flex_dispatcher_helper(const CallSite& c, Scope& scope, FactTable& table,
+                                                          Context& ctx, int depth) {
+  if (c.last != "apply_flex_dispatcher_backend" || functions_.count(c.fname) || c.positional.empty())
+    return std::nullopt;
+  for (TSNode p : c.positional) eval(p, scope, table, ctx, depth + 1);
+  for (const auto& [name, value] : c.keywords) eval(value, scope, table, ctx, depth + 1);
+  const Location at = node_location(c.node);
+  for (Key key : {Key::kMoeTokenDispatcherType, Key::kMoeFlexDispatcherBackend, Key::kMoeSharedExpertOverlap})
+    table.add(
+        make_fact(key, known(Value::unknown("set by apply_flex_dispatcher_backend() for the GPU it runs on")),
+                  at, Origin::kPythonAssign, std::string(key_name(key))),
+        false);
   return known(Value::null());
 }
 

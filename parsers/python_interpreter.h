@@ -254,6 +254,9 @@ class PythonParser {
                                           int depth);
   std::optional<PyVal> string_method(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
                                      int depth);
+  // Megatron-Bridge's apply_flex_dispatcher_backend(cfg.model, backend): settings it decides by the GPU.
+  std::optional<PyVal> flex_dispatcher_helper(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
+                                              int depth);
   std::optional<PyVal> setattr_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
                                     int depth);
   void note_named_model(const CallSite& c, const Scope& scope);
