@@ -85,4 +85,49 @@ std::optional<PipelineLayout> parse_pipeline_layout(std::string_view text, std::
   return layout;
 }
 
+std::optional<PipelineLayout> pipeline_layout_from_value(const Value& value, std::string& error) {
+  error.clear();
+  if (value.kind() == Value::Kind::kString) return parse_pipeline_layout(value.text(), error);
+  if (value.kind() != Value::Kind::kList) return std::nullopt;
+  PipelineLayout layout;
+  std::size_t total = 0;
+  for (const Value& stage : value.items()) {
+    if (stage.kind() != Value::Kind::kList) return std::nullopt;  // not a list of lists (or not known)
+    std::string unrolled;
+    for (const Value& item : stage.items()) {
+      if (item.kind() != Value::Kind::kString) return std::nullopt;
+      std::string name;
+      for (char c : item.text())
+        if (!std::isspace(static_cast<unsigned char>(c)))
+          name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      char symbol = name == "embedding" ? 'E'
+                    : name == "decoder" ? 't'
+                    : name == "mtp"     ? 'm'
+                    : name == "loss"    ? 'L'
+                                        : '\0';
+      if (name == "encoder") {
+        error =
+            "Megatron-Core raises NotImplementedError \"Encoder layer is not supported for flexible "
+            "pipeline layout\"";
+        return std::nullopt;
+      }
+      if (!symbol) {
+        error = "\"" + item.text() +
+                "\" is not a LayerType (embedding, decoder, mtp, loss): Megatron-Core "
+                "asserts \"" +
+                name + " is not a valid LayerType\"";
+        return std::nullopt;
+      }
+      if (++total > kMaxUnrolled) {
+        error = "layout too long";
+        return std::nullopt;
+      }
+      unrolled += symbol;
+    }
+    layout.stages.push_back(std::move(unrolled));
+  }
+  if (layout.stages.empty()) return std::nullopt;
+  return layout;
+}
+
 }  // namespace parlint

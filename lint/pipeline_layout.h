@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lint/value.h"
+
 namespace parlint {
 
 struct PipelineLayout {
@@ -15,5 +17,11 @@ struct PipelineLayout {
 
 // The unrolled layout, or an error message that says what is malformed.
 std::optional<PipelineLayout> parse_pipeline_layout(std::string_view text, std::string& error);
+
+// A layout as a Python or YAML value: the string form, or the list form Megatron-Core also accepts, one
+// list of LayerType names per stage ([["embedding", "decoder"], ["decoder", "mtp", "loss"]]; names are
+// stripped and lower-cased, as pipeline_parallel_layer_layout.py:62-71 does). nullopt with an empty
+// error: not a layout value parlint can read (unknown, or built by code).
+std::optional<PipelineLayout> pipeline_layout_from_value(const Value& value, std::string& error);
 
 }  // namespace parlint

@@ -38,6 +38,9 @@ Checks that the transformer layers can be split over the pipeline:
   flags, the middle layers divisible by the middle stages, and each stage divisible by VPP;
 - with `pipeline_model_parallel_layout`: only `E L t m` characters, one `E` first and one `L` last, as
   many `t` as layers, and a stage count divisible by PP (the layout's stages / PP must equal VPP when set).
+  The list form (`[["embedding", "decoder"], ..., ["decoder", "loss"]]`, what Megatron-Bridge's
+  DeepSeek, Kimi and Moonlight recipes build) is held to the same counts; its names must be LayerType
+  members (`encoder` is refused with NotImplementedError). Where the MTP layers go is PL405's.
 Megatron-LM's `--num-layers-per-virtual-pipeline-stage n` must divide each rank's layers.
 
 ## Why
@@ -88,6 +91,8 @@ drops them: the layers then split evenly, and that is what is checked.
   positive counts, middle layers over middle stages, every stage divisible by VPP)
 - Megatron-LM `megatron/core/transformer/transformer_config.py:2370-2414@d98e8a64ddf3` (account_for flags:
   (L + a + b) % PP, then each rank's layers % VPP)
+- Megatron-LM `megatron/core/transformer/pipeline_parallel_layer_layout.py:62-71,148-149@d98e8a64ddf3`
+  (list-form names, encoder refused)
 - Megatron-LM `megatron/core/transformer/pipeline_parallel_layer_layout.py:41-45@d98e8a64ddf3` (layout
   stages divisible by PP), `:95-110` (one `E` first, one `L` last, as many `t` as layers), `:315-318`
   (only `E L t m` characters)
@@ -158,7 +163,10 @@ class LayersPpDivisibility final : public Rule {
       out.push_back(std::move(f));
     };
 
-    if (layout && layout->value.kind() == Value::Kind::kString && layout->location.in_file()) {
+    std::string error;
+    auto parsed = layout && layout->location.in_file() ? pipeline_layout_from_value(layout->value, error)
+                                                       : std::optional<PipelineLayout>();
+    if (layout && layout->location.in_file() && (parsed || !error.empty())) {
       if (first || last || a || b) {
         report(layout,
                "pipeline_model_parallel_layout cannot be combined with uneven first/last stages or the "
@@ -167,11 +175,11 @@ class LayersPpDivisibility final : public Rule {
                "keep either the layout or the other pipeline settings");
         return;
       }
-      std::string error;
-      auto parsed = parse_pipeline_layout(layout->value.text(), error);
       if (!parsed) {
+        const bool list = layout->value.kind() == Value::Kind::kList;
         report(layout, "pipeline_model_parallel_layout is malformed: " + error,
-               "use only E, t, m, L, '|', x*n and (...)*n");
+               list ? "name only embedding, decoder, mtp and loss in each stage's list"
+                    : "use only E, t, m, L, '|', x*n and (...)*n");
         return;
       }
       std::size_t E = 0, Lc = 0, t = 0, m = 0;
