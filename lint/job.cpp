@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "lint/hybrid_pattern.h"
+
 #include <algorithm>
 
 #include "lint/model_table.h"
@@ -394,6 +396,19 @@ void Job::derive() {
       Fact f = default_fact(Key::kExpertTensorParallelSize, tp->value,
                             std::string(framework_display_name(framework_)) + " default (ETP inherits TP)");
       if (tp->location.in_file()) f.written_at.push_back({tp->location, "TP set here"});
+      set(std::move(f));
+    }
+  }
+  // A hybrid model's layer count is its pattern's (Megatron-LM arguments.py:787-797, Bridge
+  // hybrid_provider.py:236-251): it stands in for a missing num_layers.
+  if (const Fact* p = fact(Key::kHybridLayerPattern);
+      p && p->value.kind() == Value::Kind::kString && !fact(Key::kNumLayers)) {
+    auto parsed = parse_hybrid_pattern(p->value.text());
+    if (parsed.pattern && parsed.pattern->layers > 0) {
+      Fact f = default_fact(Key::kNumLayers, Value::integer(parsed.pattern->layers),
+                            "the layer count of hybrid_layer_pattern");
+      f.origin = Origin::kDerived;
+      if (p->location.in_file()) f.written_at.push_back({p->location, "pattern set here"});
       set(std::move(f));
     }
   }

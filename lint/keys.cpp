@@ -47,6 +47,9 @@ constexpr Alias kConfigAliases[] = {
     {"decoder_first_pipeline_num_layers", Key::kNumLayersInFirstPipelineStage},
     {"decoder_last_pipeline_num_layers", Key::kNumLayersInLastPipelineStage},
     {"num_virtual_stages_per_pipeline_rank", Key::kVirtualPipelineModelParallelSize},
+    // The deprecated name of the hybrid pattern (Megatron-LM arguments.py:748-753, Bridge's
+    // HybridModelProvider, NeMo 1's Mamba config).
+    {"hybrid_override_pattern", Key::kHybridLayerPattern},
 };
 
 // Megatron-LM flags whose field name differs from the flag (arguments.py).
@@ -67,6 +70,7 @@ constexpr FlagAlias kFlagAliases[] = {
     {"--microbatch-group-size-per-virtual-pipeline-stage", Key::kMicrobatchGroupSizePerVpStage, false},
     {"--num-virtual-stages-per-pipeline-rank", Key::kVirtualPipelineModelParallelSize, false},
     {"--untie-embeddings-and-output-weights", Key::kShareEmbeddingsAndOutputWeights, true},
+    {"--hybrid-override-pattern", Key::kHybridLayerPattern, false},
 };
 
 // Keys that are read from config files under these sections (after an optional package prefix such

@@ -64,6 +64,12 @@ namespace parlint {
   X(kOverlapMoeExpertParallelComm, "overlap_moe_expert_parallel_comm", kBool)              \
   X(kDelayWgradCompute, "delay_wgrad_compute", kBool)                                      \
   X(kRecomputeMethod, "recompute_method", kAny)                                            \
+  X(kHybridLayerPattern, "hybrid_layer_pattern", kAny)                                     \
+  X(kMambaNumHeads, "mamba_num_heads", kInt)                                               \
+  X(kMambaNumGroups, "mamba_num_groups", kInt)                                             \
+  X(kMambaHeadDim, "mamba_head_dim", kInt)                                                 \
+  X(kLinearNumKeyHeads, "linear_num_key_heads", kInt)                                      \
+  X(kLinearNumValueHeads, "linear_num_value_heads", kInt)                                  \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

@@ -11,7 +11,8 @@ namespace parlint {
 namespace {
 
 // The settings this rule reads (RuleInfo::reads).
-constexpr Key kReads[] = {Key::kPipelineModelParallelSize,
+constexpr Key kReads[] = {Key::kHybridLayerPattern,
+                          Key::kPipelineModelParallelSize,
                           Key::kVirtualPipelineModelParallelSize,
                           Key::kNumLayersInFirstPipelineStage,
                           Key::kNumLayersInLastPipelineStage,
@@ -40,7 +41,8 @@ Checks that the transformer layers can be split over the pipeline:
   many `t` as layers, and a stage count divisible by PP (the layout's stages / PP must equal VPP when set).
   The list form (`[["embedding", "decoder"], ..., ["decoder", "loss"]]`, what Megatron-Bridge's
   DeepSeek, Kimi and Moonlight recipes build) is held to the same counts; its names must be LayerType
-  members (`encoder` is refused with NotImplementedError). Where the MTP layers go is PL405's.
+  members (`encoder` is refused with NotImplementedError). Where the MTP layers go is PL405's; a hybrid
+  model's split over the pipeline (its layer pattern) is PL406's.
 Megatron-LM's `--num-layers-per-virtual-pipeline-stage n` must divide each rank's layers.
 
 ## Why
@@ -144,6 +146,9 @@ class LayersPpDivisibility final : public Rule {
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (job.framework() == Framework::kMegatronDeepSpeed) return;  // DeepSpeed partitions the layers
     if (builder_refuses(job, out)) return;
+    // A hybrid model's pattern decides its pipeline split (PL406).
+    if (const Fact* p = job.fact(Key::kHybridLayerPattern); p && p->value.kind() == Value::Kind::kString)
+      return;
     auto L = job.get_int(Key::kNumLayers), pp = job.get_int(Key::kPipelineModelParallelSize);
     if (!L || !pp || *pp < 1 || *L < 1) return;
     auto vpp = job.get_int(Key::kVirtualPipelineModelParallelSize);
