@@ -82,7 +82,8 @@ bool section_holds_settings(std::span<const std::string> s) {
   };
   return s.empty() || is({"model"}) || is({"model", "config"}) || is({"trainer", "strategy"}) ||
          is({"strategy"}) || is({"parallelism"}) || is({"train"}) || is({"dataset"}) || is({"data"}) ||
-         is({"ddp"}) || is({"optimizer"}) || is({"dist"}) || is({"comm_overlap"}) || is({"model", "data"});
+         is({"ddp"}) || is({"optimizer"}) || is({"dist"}) || is({"comm_overlap"}) || is({"model", "data"}) ||
+         is({"checkpoint"});
 }
 
 bool is_env_section(std::string_view s) {

@@ -70,6 +70,13 @@ namespace parlint {
   X(kMambaHeadDim, "mamba_head_dim", kInt)                                                 \
   X(kLinearNumKeyHeads, "linear_num_key_heads", kInt)                                      \
   X(kLinearNumValueHeads, "linear_num_value_heads", kInt)                                  \
+  X(kMegatronFsdpVersion, "megatron_fsdp_version", kInt)                                   \
+  X(kCkptFormat, "ckpt_format", kAny)                                                      \
+  X(kFsdpManualRegistration, "fsdp_manual_registration", kBool)                            \
+  X(kNcclUb, "nccl_ub", kBool)                                                             \
+  X(kInitModelWithMetaDevice, "init_model_with_meta_device", kBool)                        \
+  X(kNumDistributedOptimizerInstances, "num_distributed_optimizer_instances", kInt)        \
+  X(kCudaGraphImpl, "cuda_graph_impl", kAny)                                               \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \
