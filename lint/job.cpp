@@ -41,7 +41,8 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       entry_script_(raw.entry_script),
       notes_(raw.notes),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()),
-      megatron_core_(options.megatron_core) {
+      megatron_core_(options.megatron_core),
+      edits_passed_config_(raw.edits_passed_config) {
   if (megatron_core_)
     notes_.push_back("Megatron-Core " + megatron_core_->text() + " (" + megatron_core_->source +
                      "): the checks that changed between versions follow it");

@@ -51,6 +51,10 @@ class Job {
   // layout after -pp/-vp overrides).
   const RecipeInfo* recipe() const { return recipe_; }
   bool recipe_runner() const { return recipe_runner_; }
+  // What the job leaves out is the framework's default: a configuration file or object that builds on no
+  // recipe and is not a helper editing a configuration passed in. A launch command never is (a flag may
+  // hide in an expansion parlint cannot read).
+  bool leaves_defaults() const { return launch_ == LaunchKind::kNone && !recipe_ && !edits_passed_config_; }
   const std::string& description() const { return description_; }
 
   // The value that wins for `key`: written in a file, a framework default, or derived. nullptr when
@@ -118,6 +122,7 @@ class Job {
   std::optional<CoreVersion> megatron_core_;
   const RecipeInfo* recipe_ = nullptr;
   bool recipe_runner_ = false;
+  bool edits_passed_config_ = false;
   std::optional<ClusterProfile> chosen_cluster_;  // --cluster, or the GPU a recipe's name targets
   NvlinkDomain domain_;
   mutable KeyReads* reads_ = nullptr;

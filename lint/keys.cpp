@@ -50,6 +50,9 @@ constexpr Alias kConfigAliases[] = {
     // The deprecated name of the hybrid pattern (Megatron-LM arguments.py:748-753, Bridge's
     // HybridModelProvider, NeMo 1's Mamba config).
     {"hybrid_override_pattern", Key::kHybridLayerPattern},
+    // Megatron-Bridge's rerun_state_machine.check_for_nan_in_loss (Megatron-LM's
+    // --no-check-for-nan-in-loss-and-grad).
+    {"check_for_nan_in_loss", Key::kCheckForNanInLossAndGrad},
 };
 
 // Megatron-LM flags whose field name differs from the flag (arguments.py).
@@ -71,6 +74,7 @@ constexpr FlagAlias kFlagAliases[] = {
     {"--num-virtual-stages-per-pipeline-rank", Key::kVirtualPipelineModelParallelSize, false},
     {"--untie-embeddings-and-output-weights", Key::kShareEmbeddingsAndOutputWeights, true},
     {"--hybrid-override-pattern", Key::kHybridLayerPattern, false},
+    {"--no-check-for-nan-in-loss-and-grad", Key::kCheckForNanInLossAndGrad, true},
 };
 
 // Keys that are read from config files under these sections (after an optional package prefix such
@@ -83,7 +87,7 @@ bool section_holds_settings(std::span<const std::string> s) {
   return s.empty() || is({"model"}) || is({"model", "config"}) || is({"trainer", "strategy"}) ||
          is({"strategy"}) || is({"parallelism"}) || is({"train"}) || is({"dataset"}) || is({"data"}) ||
          is({"ddp"}) || is({"optimizer"}) || is({"dist"}) || is({"comm_overlap"}) || is({"model", "data"}) ||
-         is({"checkpoint"});
+         is({"checkpoint"}) || is({"rerun_state_machine"});
 }
 
 bool is_env_section(std::string_view s) {

@@ -77,6 +77,13 @@ namespace parlint {
   X(kInitModelWithMetaDevice, "init_model_with_meta_device", kBool)                        \
   X(kNumDistributedOptimizerInstances, "num_distributed_optimizer_instances", kInt)        \
   X(kCudaGraphImpl, "cuda_graph_impl", kAny)                                               \
+  X(kCudaGraphScope, "cuda_graph_scope", kList)                                            \
+  X(kCudaGraphModules, "cuda_graph_modules", kList)                                        \
+  X(kInferenceCudaGraphScope, "inference_cuda_graph_scope", kAny)                          \
+  X(kEnableCudaGraph, "enable_cuda_graph", kBool)                                          \
+  X(kExternalCudaGraph, "external_cuda_graph", kBool)                                      \
+  X(kCpuOffloading, "cpu_offloading", kBool)                                               \
+  X(kCheckForNanInLossAndGrad, "check_for_nan_in_loss_and_grad", kBool)                    \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

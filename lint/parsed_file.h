@@ -77,6 +77,9 @@ struct RawJob {
   RecipeCall recipe;                  // the library recipe the job starts from, if any
   std::string function;               // the Python function it was read from; "<module>" for the top level
   bool executor_runs_recipe = false;  // a NeMo-Run executor starts the processes, not the recipe's trainer
+  // A function that edits a configuration its caller passes in (`def _apply_common(cfg)`): what it does
+  // not set is whatever the caller set, not a default.
+  bool edits_passed_config = false;
   std::string model;     // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
   std::string hardware;  // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
   std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)

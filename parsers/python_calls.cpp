@@ -68,9 +68,9 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     fn = inner.fn;
   }
   // Calls answered by themselves; every other call is read for the settings it makes.
-  static constexpr CallHandler kHandlers[] = {
-      &PythonParser::environment_read, &PythonParser::builtin_conversion, &PythonParser::string_method,
-      &PythonParser::setattr_call, &PythonParser::flex_dispatcher_helper};
+  static constexpr CallHandler kHandlers[] = {&PythonParser::environment_read,
+                                              &PythonParser::builtin_conversion, &PythonParser::string_method,
+                                              &PythonParser::setattr_call, &PythonParser::bridge_helper_call};
   for (CallHandler handler : kHandlers)
     if (auto v = (this->*handler)(c, scope, table, ctx, depth)) return std::move(*v);
   return settings_call(c, scope, table, ctx, depth);
@@ -179,21 +179,40 @@ std::optional<PyVal> PythonParser::setattr_call(const CallSite& c, Scope& scope,
   return known(Value::null());
 }
 
-// Megatron-Bridge's apply_flex_dispatcher_backend(model_cfg, backend) (flex_dispatcher_backend.py:33-86
-// @067f987df03b) turns the flex dispatcher on with the backend and moe_shared_expert_overlap off on a GPU
-// that supports the backend, and falls back to alltoall elsewhere: known only at run time.
-std::optional<PyVal> PythonParser::flex_dispatcher_helper(const CallSite& c, Scope& scope, FactTable& table,
-                                                          Context& ctx, int depth) {
-  if (c.last != "apply_flex_dispatcher_backend" || functions_.count(c.fname) || c.positional.empty())
+// Megatron-Bridge's helpers that set model settings. apply_flex_dispatcher_backend(model_cfg, backend)
+// (flex_dispatcher_backend.py:33-86@067f987df03b) turns the flex dispatcher on with the backend and
+// moe_shared_expert_overlap off on a GPU that supports the backend, and falls back to alltoall
+// elsewhere: known only at run time. The CUDA graph helpers (utils/cuda_graph.py:77-105@067f987df03b)
+// set cuda_graph_modules (clearing the deprecated cuda_graph_scope), or a full-iteration graph.
+std::optional<PyVal> PythonParser::bridge_helper_call(const CallSite& c, Scope& scope, FactTable& table,
+                                                      Context& ctx, int depth) {
+  static constexpr std::string_view kHelpers[] = {"apply_flex_dispatcher_backend", "set_cuda_graph_modules",
+                                                  "clear_cuda_graph_modules",
+                                                  "set_full_iteration_cuda_graph"};
+  if (std::find(std::begin(kHelpers), std::end(kHelpers), c.last) == std::end(kHelpers) ||
+      functions_.count(c.fname) || c.positional.empty())
     return std::nullopt;
-  for (TSNode p : c.positional) eval(p, scope, table, ctx, depth + 1);
+  std::vector<PyVal> args;
+  for (TSNode p : c.positional) args.push_back(eval(p, scope, table, ctx, depth + 1));
   for (const auto& [name, value] : c.keywords) eval(value, scope, table, ctx, depth + 1);
   const Location at = node_location(c.node);
-  for (Key key : {Key::kMoeTokenDispatcherType, Key::kMoeFlexDispatcherBackend, Key::kMoeSharedExpertOverlap})
-    table.add(
-        make_fact(key, known(Value::unknown("set by apply_flex_dispatcher_backend() for the GPU it runs on")),
-                  at, Origin::kPythonAssign, std::string(key_name(key))),
-        false);
+  auto set = [&](Key key, PyVal v) {
+    table.add(make_fact(key, v, at, Origin::kPythonAssign, std::string(key_name(key))), false);
+  };
+  if (c.last == "apply_flex_dispatcher_backend") {
+    for (Key key :
+         {Key::kMoeTokenDispatcherType, Key::kMoeFlexDispatcherBackend, Key::kMoeSharedExpertOverlap})
+      set(key, known(Value::unknown("set by apply_flex_dispatcher_backend() for the GPU it runs on")));
+    return known(Value::null());
+  }
+  PyVal modules =
+      c.last == "set_cuda_graph_modules"
+          ? (args.size() > 1 ? args[1] : known(Value::unknown("set_cuda_graph_modules() without modules")))
+          : known(Value::list({}));
+  if (c.last == "set_full_iteration_cuda_graph")
+    set(Key::kCudaGraphImpl, known(Value::string("full_iteration")));
+  set(Key::kCudaGraphModules, modules);
+  set(Key::kCudaGraphScope, known(Value::null()));
   return known(Value::null());
 }
 

@@ -254,9 +254,11 @@ class PythonParser {
                                           int depth);
   std::optional<PyVal> string_method(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
                                      int depth);
-  // Megatron-Bridge's apply_flex_dispatcher_backend(cfg.model, backend): settings it decides by the GPU.
-  std::optional<PyVal> flex_dispatcher_helper(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
-                                              int depth);
+  // Megatron-Bridge's helpers that set model settings: apply_flex_dispatcher_backend(cfg.model, backend)
+  // (decided by the GPU at run time), set_cuda_graph_modules(cfg.model, [...]),
+  // clear_cuda_graph_modules(cfg.model), set_full_iteration_cuda_graph(cfg.model).
+  std::optional<PyVal> bridge_helper_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
+                                          int depth);
   std::optional<PyVal> setattr_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
                                     int depth);
   void note_named_model(const CallSite& c, const Scope& scope);

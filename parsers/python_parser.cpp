@@ -67,6 +67,7 @@ ParsedFile PythonParser::run() {
       out_.jobs.back().extent = {source_.position(ts_node_start_byte(node)),
                                  source_.position(ts_node_end_byte(node))};
       out_.jobs.back().hardware = recipe_name_hardware(name);
+      out_.jobs.back().edits_passed_config = takes_required_parameter(node);
     }
   }
   // A helper that edits a config its callers pass in (`_apply_common(cfg)`) is judged through the

@@ -176,7 +176,7 @@ class EpOverlapConfig final : public Rule {
       return false;
     const Fact* vpp = job.fact(Key::kVirtualPipelineModelParallelSize);
     if (vpp) return vpp->location.in_file() && vpp->value.kind() == Value::Kind::kNull;
-    return job.launch() == LaunchKind::kNone && !job.recipe();
+    return job.leaves_defaults();
   }
 };
 

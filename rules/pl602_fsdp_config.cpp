@@ -122,11 +122,6 @@ std::string written_text(const Job& job, Key key) {
   return f && f->value.kind() == Value::Kind::kString ? f->value.text() : std::string();
 }
 
-// A configuration object that does not build on another: what it leaves out is the framework's default.
-bool absent_is_default(const Job& job) {
-  return job.launch() == LaunchKind::kNone && !job.recipe();
-}
-
 class FsdpConfig final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -149,8 +144,7 @@ class FsdpConfig final : public Rule {
     if (const Fact* reg = written(job, Key::kFsdpManualRegistration);
         (mlm || bridge) && reg && reg->value.as_bool() == true) {
       const Fact* ub = job.fact(Key::kNcclUb);
-      const bool ub_off =
-          ub ? ub->location.in_file() && ub->value.as_bool() == false : absent_is_default(job);
+      const bool ub_off = ub ? ub->location.in_file() && ub->value.as_bool() == false : job.leaves_defaults();
       if (ub_off)
         return report(
             reg,
