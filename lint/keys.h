@@ -84,6 +84,8 @@ namespace parlint {
   X(kExternalCudaGraph, "external_cuda_graph", kBool)                                      \
   X(kCpuOffloading, "cpu_offloading", kBool)                                               \
   X(kCheckForNanInLossAndGrad, "check_for_nan_in_loss_and_grad", kBool)                    \
+  X(kPipelineModelParallelCommBackend, "pipeline_model_parallel_comm_backend", kAny)       \
+  X(kDeterministicMode, "deterministic_mode", kBool)                                       \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \
@@ -93,7 +95,10 @@ namespace parlint {
   /* environment variables: keep them last (is_environment_variable) */                    \
   X(kCudaDeviceMaxConnections, "CUDA_DEVICE_MAX_CONNECTIONS", kAny)                        \
   X(kNemoHome, "NEMO_HOME", kAny)                                                          \
-  X(kHfHome, "HF_HOME", kAny)
+  X(kHfHome, "HF_HOME", kAny)                                                              \
+  X(kPytorchCudaAllocConf, "PYTORCH_CUDA_ALLOC_CONF", kAny)                                \
+  X(kNcclGraphRegister, "NCCL_GRAPH_REGISTER", kAny)                                       \
+  X(kNcclAlgo, "NCCL_ALGO", kAny)
 
 enum class Key : std::uint8_t {
 #define PARLINT_KEY_ENUM(id, name, type) id,
@@ -119,7 +124,7 @@ std::optional<Key> key_from_name(std::string_view canonical_name);
 // Every other key is itself.
 Key as_launched(Key key);
 
-// The environment variables the rules read (CUDA_DEVICE_MAX_CONNECTIONS, NEMO_HOME, HF_HOME): keys named
+// The environment variables the rules read (CUDA_DEVICE_MAX_CONNECTIONS, NCCL_ALGO, ...): keys named
 // as the variable is, set by `export`, `env`, launcher options and env_vars sections, never by settings.
 bool is_environment_variable(Key key);
 std::span<const Key> environment_variable_keys();

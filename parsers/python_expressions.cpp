@@ -163,6 +163,12 @@ PyVal PythonParser::dictionary(TSNode n, Scope& scope, FactTable& table, Context
       Fact f = make_fact(*m, val, node_location(v), Origin::kPythonKwarg, key.value.text());
       facts->push_back(f);
       table.add(std::move(f), false);
+    } else if (auto e = key_from_name(key.value.text()); e && is_environment_variable(*e)) {
+      // An environment variable named as a dict key: cfg.env_vars = {...}, an executor's env_vars={...},
+      // os.environ.update({...}).
+      Fact f = make_fact(*e, val, node_location(v), Origin::kEnv, key.value.text());
+      facts->push_back(f);
+      table.add(std::move(f), false);
     }
     (*entries)[key.value.text()] = std::move(val);
   }

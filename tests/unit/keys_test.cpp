@@ -76,7 +76,8 @@ TEST(Keys, EnvironmentVariablesAreTheVariablesTheRulesRead) {
     EXPECT_TRUE(is_environment_variable(k));
     names.emplace_back(key_name(k));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"CUDA_DEVICE_MAX_CONNECTIONS", "NEMO_HOME", "HF_HOME"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"CUDA_DEVICE_MAX_CONNECTIONS", "NEMO_HOME", "HF_HOME",
+                                             "PYTORCH_CUDA_ALLOC_CONF", "NCCL_GRAPH_REGISTER", "NCCL_ALGO"}));
   EXPECT_FALSE(is_environment_variable(Key::kWorldSize));
   EXPECT_FALSE(is_environment_variable(Key::kTensorModelParallelSize));
   // Not a setting anywhere but in an environment section.
