@@ -86,6 +86,7 @@ namespace parlint {
   X(kCheckForNanInLossAndGrad, "check_for_nan_in_loss_and_grad", kBool)                    \
   X(kPipelineModelParallelCommBackend, "pipeline_model_parallel_comm_backend", kAny)       \
   X(kDeterministicMode, "deterministic_mode", kBool)                                       \
+  X(kWindowSize, "window_size", kAny)                                                      \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

@@ -10,20 +10,34 @@ namespace parlint {
 namespace {
 
 // The settings this rule reads (RuleInfo::reads).
-constexpr Key kReads[] = {Key::kContextParallelSize, Key::kHierarchicalContextParallelSizes, Key::kCpCommType,
-                          Key::kExperimentalAttentionVariant, Key::kNumLayers};
+constexpr Key kReads[] = {Key::kContextParallelSize,
+                          Key::kHierarchicalContextParallelSizes,
+                          Key::kCpCommType,
+                          Key::kExperimentalAttentionVariant,
+                          Key::kNumLayers,
+                          Key::kWindowSize,
+                          Key::kNumAttentionHeads,
+                          Key::kNumQueryGroups,
+                          Key::kTensorModelParallelSize};
 
-constexpr RuleInfo kInfo{"PL206",
-                         "cp-comm-config",
-                         Severity::kError,
-                         "cp_comm_type not in {p2p, all_gather, a2a, a2a+p2p}; a2a+p2p without "
-                         "hierarchical_context_parallel_sizes; their product != CP",
-                         R"md(# PL206 cp-comm-config
+constexpr RuleInfo kInfo{
+    "PL206",
+    "cp-comm-config",
+    Severity::kError,
+    "cp_comm_type not in {p2p, all_gather, a2a, a2a+p2p}; a2a+p2p without "
+    "hierarchical_context_parallel_sizes; their product != CP; a2a with heads per TP rank "
+    "that the a2a CP size does not divide; sliding-window attention without a2a or "
+    "all_gather",
+    R"md(# PL206 cp-comm-config
 
 ## What it does
 Checks the context-parallel communication settings: every `cp_comm_type` is one of `p2p`, `all_gather`,
 `a2a`, `a2a+p2p` (a per-layer list must have one entry per layer); `a2a+p2p` needs
-`hierarchical_context_parallel_sizes`, whose product must equal CP.
+`hierarchical_context_parallel_sizes`, whose product must equal CP. With `a2a` (or the a2a level of
+`a2a+p2p`, the first hierarchical size) every TP rank's query heads (`heads / TP`) and key/value heads
+(`groups / TP`, or one replicated head when TP exceeds the groups) must divide by the a2a CP size.
+Sliding-window attention (`window_size` other than `(-1, 0)` / `(-1, -1)`) with CP > 1 needs `a2a` or
+`all_gather`; the default `p2p` is refused.
 
 ## Why
 Transformer Engine raises `Unsupported communication type` on the first forward pass; Megatron-LM's own
@@ -74,8 +88,15 @@ required, and the default `p2p` is refused.
   needs one entry per layer)
 - Megatron-Bridge `src/megatron/bridge/training/config.py:1671-1697@067f987df03b` (list length, `a2a+p2p`
   without hierarchical sizes, and their product)
+- TransformerEngine `transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py`
+  `:4246-4249@d0067d0da6cb` (a2a: "cp_comm_type='a2a' requires num_heads % cp_size == 0 for Q, K, V"),
+  `:5054-5060` (sliding-window attention only with a2a or all_gather)
+
+Not checked, because current Transformer Engine accepts them (older releases refused them, and parlint
+cannot see the version): MLA with `all_gather` or `a2a` (refused before TE 2.9), an a2a head dimension
+that is not a multiple of 8.
 )md",
-                         kReads};
+    kReads};
 
 bool valid_type(const std::string& t) {
   return t == "p2p" || t == "all_gather" || t == "a2a" || t == "a2a+p2p";
@@ -161,7 +182,7 @@ class CpCommConfig final : public Rule {
         if (!x) return;
         product *= *x;
       }
-      if (product != *cp)
+      if (product != *cp) {
         finding(hcp,
                 fmt::format(
                     "the product of hierarchical_context_parallel_sizes {} is {}, not CP={}; Megatron-Core "
@@ -169,7 +190,83 @@ class CpCommConfig final : public Rule {
                     "context_parallel_size\"",
                     hcp->value.to_string(), product, *cp),
                 fmt::format("choose sizes whose product is {}", *cp));
+        return;
+      }
     }
+    if (!cp || *cp <= 1) return;
+    if (a2a_heads(job, *cp, types, hcp, type, out)) return;
+    sliding_window(job, *cp, types, type, out);
+  }
+
+ private:
+  // C7: a2a exchanges heads for sequence: each TP rank's heads must split over the a2a CP group.
+  static bool a2a_heads(const Job& job, std::int64_t cp, const std::vector<std::string>& types,
+                        const Fact* hcp, const Fact* type, std::vector<Finding>& out) {
+    if (types.size() != 1 || (types[0] != "a2a" && types[0] != "a2a+p2p")) return false;
+    std::int64_t a2a = cp;
+    if (types[0] == "a2a+p2p") {
+      if (!hcp || hcp->value.kind() != Value::Kind::kList || hcp->value.items().empty()) return false;
+      auto first = hcp->value.items().front().as_int();
+      if (!first) return false;
+      a2a = *first;
+    }
+    auto heads = job.get_int(Key::kNumAttentionHeads), groups = job.get_int(Key::kNumQueryGroups),
+         tp = job.get_int(Key::kTensorModelParallelSize);
+    if (a2a <= 1 || !heads || !tp || *tp < 1 || *heads % *tp != 0) return false;
+    const std::int64_t q = *heads / *tp;
+    const std::int64_t kv = groups ? (*groups >= *tp ? *groups / *tp : 1) : q;
+    if (q % a2a == 0 && kv % a2a == 0) return false;
+    Finding f;
+    f.location = type->location.in_file() ? type->location : Location{job.path(), job.range()};
+    f.message = fmt::format(
+        "cp_comm_type {} exchanges heads across an a2a group of {}, but each TP rank holds {} query and {} "
+        "key/value "
+        "heads (heads {}, groups {}, TP={}); Transformer Engine asserts \"cp_comm_type='a2a' requires "
+        "num_heads % "
+        "cp_size == 0 for Q, K, V\" in the first forward pass",
+        types[0], a2a, q, kv, *heads, groups ? std::to_string(*groups) : std::string("= heads"), *tp);
+    f.help = types[0] == "a2a"
+                 ? "use p2p (or a2a+p2p with an a2a size that divides the heads per TP rank)"
+                 : "choose an a2a size (the first hierarchical size) that divides the heads per TP rank";
+    out.push_back(std::move(f));
+    return true;
+  }
+
+  // C10: Transformer Engine's sliding-window attention under CP runs only with a2a or all_gather.
+  static void sliding_window(const Job& job, std::int64_t cp, const std::vector<std::string>& types,
+                             const Fact* type, std::vector<Finding>& out) {
+    const Fact* window = job.fact(Key::kWindowSize);
+    if (!window || !window->location.in_file()) return;
+    std::vector<std::int64_t> w;
+    if (window->value.kind() == Value::Kind::kList) {
+      for (const Value& v : window->value.items())
+        if (auto i = v.as_int()) w.push_back(*i);
+    } else if (window->value.kind() == Value::Kind::kString) {  // --window-size 4096,0
+      std::string t = window->value.text();
+      std::size_t comma = t.find(',');
+      if (comma != std::string::npos) {
+        try {
+          w = {std::stoll(t.substr(0, comma)), std::stoll(t.substr(comma + 1))};
+        } catch (const std::exception&) {
+          return;  // not two numbers
+        }
+      }
+    }
+    if (w.size() != 2 || (w[0] == -1 && (w[1] == 0 || w[1] == -1))) return;
+    if (type && type->value.is_unknown()) return;
+    const std::string t = types.empty() ? "p2p" : types.front();
+    if (types.size() > 1 || t == "a2a" || t == "all_gather") return;
+    if (!type && !job.is_written(Key::kContextParallelSize)) return;
+    Finding f;
+    f.location = type && type->location.in_file() ? type->location : window->location;
+    f.message = fmt::format(
+        "sliding-window attention (window_size {}, {}) with CP={} and cp_comm_type {}{}; Transformer Engine "
+        "asserts "
+        "\"Context parallelism does not support sliding window attention with cp_comm_type='{}'!\"",
+        window->value.to_string(), describe_source(*window, job.path()), cp, t, type ? "" : " (the default)",
+        t);
+    f.help = "use cp_comm_type a2a or all_gather for sliding-window attention";
+    out.push_back(std::move(f));
   }
 };
 

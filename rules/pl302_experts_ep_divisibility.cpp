@@ -8,21 +8,24 @@ namespace parlint {
 namespace {
 
 // The settings this rule reads (RuleInfo::reads).
-constexpr Key kReads[] = {Key::kExpertModelParallelSize, Key::kNumMoeExperts};
+constexpr Key kReads[] = {Key::kExpertModelParallelSize, Key::kNumMoeExperts, Key::kMoeRouterTopk};
 
 constexpr RuleInfo kInfo{"PL302",
                          "experts-ep-divisibility",
                          Severity::kError,
-                         "num_moe_experts % EP != 0",
+                         "num_moe_experts % EP != 0, or moe_router_topk larger than num_moe_experts",
                          R"md(# PL302 experts-ep-divisibility
 
 ## What it does
-Checks that the experts split evenly over the expert-parallel ranks.
+Checks that the experts split evenly over the expert-parallel ranks, and that the router does not
+choose more experts per token (`moe_router_topk`) than the model has.
 
 ## Why
 Each EP rank hosts `experts / EP` whole experts. Megatron-LM asserts "Number of experts should be a
 multiple of expert model parallel_size."; on Megatron-Bridge and NeMo the only check is an assertion when
-the MoE layer is built.
+the MoE layer is built. A top-k larger than the experts passes every configuration check and fails in
+the first forward pass, when the router's `torch.topk` is asked for more entries than it has
+("selected index k out of range").
 
 ## Example
 ```yaml
@@ -49,6 +52,8 @@ Megatron-LM refuses at start-up; Megatron-Bridge and NeMo fail at model build. M
 - Megatron-LM `megatron/core/transformer/moe/moe_layer.py:186-187@d98e8a64ddf3` (the MoE layer asserts it
   when built: the only check on Megatron-Bridge and NeMo)
 - DeepSpeed `deepspeed/moe/layer.py:59@edaa72212672` (DeepSpeed-MoE's own assertion)
+- Megatron-LM `megatron/core/transformer/moe/moe_utils.py:726,1007@d98e8a64ddf3` (the router's
+  `torch.topk` over the experts; no configuration check)
 )md",
                          kReads};
 
@@ -56,6 +61,7 @@ class ExpertsEpDivisibility final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (topk_exceeds_experts(job, out)) return;
     auto experts = job.get_int(Key::kNumMoeExperts), ep = job.get_int(Key::kExpertModelParallelSize);
     if (!experts || *experts <= 0 || !ep || *ep <= 1 || *experts % *ep == 0) return;
     const Fact* ep_fact = job.fact(Key::kExpertModelParallelSize);
@@ -89,6 +95,27 @@ class ExpertsEpDivisibility final : public Rule {
     f.help = fmt::format("use EP {}", join_numbers(ok, " or "));
     f.related = related_locations(*e_fact, "experts set here");
     out.push_back(std::move(f));
+  }
+
+  // E17: the router picks top-k of the experts; both must be known and one of them written.
+  static bool topk_exceeds_experts(const Job& job, std::vector<Finding>& out) {
+    if (job.framework() == Framework::kMegatronDeepSpeed) return false;
+    const Fact* k = job.fact(Key::kMoeRouterTopk);
+    const Fact* e = job.fact(Key::kNumMoeExperts);
+    if (!k || !e || !k->value.as_int() || !e->value.as_int() || *e->value.as_int() <= 1) return false;
+    if (!k->location.in_file() && !e->location.in_file()) return false;
+    const std::int64_t topk = *k->value.as_int(), experts = *e->value.as_int();
+    if (topk <= experts) return false;
+    Finding f;
+    f.location = k->location.in_file() ? k->location : e->location;
+    f.message = fmt::format(
+        "moe_router_topk={} ({}) is larger than num_moe_experts={} ({}); the router's torch.topk raises "
+        "\"selected index k out of range\" in the first forward pass",
+        topk, describe_source(*k, job.path()), experts, describe_source(*e, job.path()));
+    f.help = fmt::format("choose at most {} experts per token", experts);
+    f.related = related_locations(k->location.in_file() ? *e : *k, "set here");
+    out.push_back(std::move(f));
+    return true;
   }
 };
 
