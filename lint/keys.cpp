@@ -75,6 +75,7 @@ constexpr FlagAlias kFlagAliases[] = {
     {"--untie-embeddings-and-output-weights", Key::kShareEmbeddingsAndOutputWeights, true},
     {"--hybrid-override-pattern", Key::kHybridLayerPattern, false},
     {"--no-check-for-nan-in-loss-and-grad", Key::kCheckForNanInLossAndGrad, true},
+    {"--no-overlap-p2p-communication", Key::kOverlapP2pComm, true},
 };
 
 // Keys that are read from config files under these sections (after an optional package prefix such

@@ -87,6 +87,7 @@ namespace parlint {
   X(kPipelineModelParallelCommBackend, "pipeline_model_parallel_comm_backend", kAny)       \
   X(kDeterministicMode, "deterministic_mode", kBool)                                       \
   X(kWindowSize, "window_size", kAny)                                                      \
+  X(kOverlapP2pComm, "overlap_p2p_comm", kBool)                                            \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

@@ -16,7 +16,8 @@ constexpr Key kReads[] = {Key::kTensorModelParallelSize,
                           Key::kNumMoeExperts,
                           Key::kNodes,
                           Key::kGpusPerNode,
-                          Key::kWorldSize};
+                          Key::kWorldSize,
+                          Key::kUseTpPpDpMapping};
 
 constexpr RuleInfo kInfo{"PL102",
                          "world-size-indivisible",
@@ -27,7 +28,9 @@ constexpr RuleInfo kInfo{"PL102",
 ## What it does
 Checks that the world size W (nodes x GPUs per node) is a multiple of both model-parallel sizes:
 the dense mesh TP·PP·CP and the expert mesh PP·EP·ETP. The message gives the smallest valid world
-size M = PP · lcm(TP·CP, EP·ETP) and the nearest valid GPU and node counts.
+size M = PP · lcm(TP·CP, EP·ETP) and the nearest valid GPU and node counts. With
+`use_tp_pp_dp_mapping` (the rank order tp-cp-ep-pp-dp) and PP > 1, the dense and expert data-parallel
+sizes must also be equal (Megatron-Core `parallel_state.py:898-902@d98e8a64ddf3`).
 
 ## Why
 `parallel_state.initialize_model_parallel` raises `RuntimeError: world_size (W) is not divisible by
@@ -88,7 +91,7 @@ class WorldSizeIndivisible final : public Rule {
     bool dense_bad = W % dense != 0, expert_bad = W % expert != 0;
     // On a dense model the expert mesh (PP·TP with ETP = TP) only repeats the dense check.
     if (dense_bad && !job.is_moe()) expert_bad = false;
-    if (!dense_bad && !expert_bad) return;
+    if (!dense_bad && !expert_bad) return check_rank_order(job, *mesh, W, out);
 
     const Fact* wf = job.fact(Key::kWorldSize);
     std::string what;
@@ -128,6 +131,28 @@ class WorldSizeIndivisible final : public Rule {
   }
 
  private:
+  // W3: with the TP-PP-DP rank order (use_tp_pp_dp_mapping: DP is not the outermost dimension), the dense
+  // and expert grids must have the same data-parallel size when PP > 1.
+  static void check_rank_order(const Job& job, const MeshSizes& mesh, std::int64_t W,
+                               std::vector<Finding>& out) {
+    const Fact* mapping = job.fact(Key::kUseTpPpDpMapping);
+    if (!mapping || !mapping->location.in_file() || mapping->value.as_bool() != true || mesh.pp <= 1) return;
+    if (!job.is_moe()) return;
+    const std::int64_t dp = W / dense_model_size(mesh), edp = W / expert_model_size(mesh);
+    if (dp == edp) return;
+    Finding f;
+    f.location = mapping->location;
+    f.message = fmt::format(
+        "use_tp_pp_dp_mapping with PP={} gives the attention layers DP = W/(TP·PP·CP) = {}/({}·{}·{}) = {} "
+        "but "
+        "the MoE layers expert DP = W/(PP·EP·ETP) = {}/({}·{}·{}) = {}; Megatron-Core asserts \"When not "
+        "using "
+        "pp-last rank ordering, the data parallel size of the attention and moe layers must be the same\"",
+        mesh.pp, W, mesh.tp, mesh.pp, mesh.cp, dp, W, mesh.pp, mesh.ep, mesh.etp, edp);
+    f.help = "remove use_tp_pp_dp_mapping (the default order puts PP last), or choose EP·ETP = TP·CP";
+    out.push_back(std::move(f));
+  }
+
   // A built-in recipe the parallel sizes come from, named where no file location can show it.
   static std::string table_source(const Job& job) {
     std::vector<std::string> names;
