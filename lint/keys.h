@@ -88,6 +88,7 @@ namespace parlint {
   X(kDeterministicMode, "deterministic_mode", kBool)                                       \
   X(kWindowSize, "window_size", kAny)                                                      \
   X(kOverlapP2pComm, "overlap_p2p_comm", kBool)                                            \
+  X(kTensorParallelNumWeightShards, "tensor_parallel_num_weight_shards", kInt)             \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

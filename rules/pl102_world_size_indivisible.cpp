@@ -17,7 +17,9 @@ constexpr Key kReads[] = {Key::kTensorModelParallelSize,
                           Key::kNodes,
                           Key::kGpusPerNode,
                           Key::kWorldSize,
-                          Key::kUseTpPpDpMapping};
+                          Key::kUseTpPpDpMapping,
+                          Key::kTensorParallelNumWeightShards,
+                          Key::kNumDistributedOptimizerInstances};
 
 constexpr RuleInfo kInfo{"PL102",
                          "world-size-indivisible",
@@ -30,7 +32,10 @@ Checks that the world size W (nodes x GPUs per node) is a multiple of both model
 the dense mesh TP·PP·CP and the expert mesh PP·EP·ETP. The message gives the smallest valid world
 size M = PP · lcm(TP·CP, EP·ETP) and the nearest valid GPU and node counts. With
 `use_tp_pp_dp_mapping` (the rank order tp-cp-ep-pp-dp) and PP > 1, the dense and expert data-parallel
-sizes must also be equal (Megatron-Core `parallel_state.py:898-902@d98e8a64ddf3`).
+sizes must also be equal (Megatron-Core `parallel_state.py:898-902@d98e8a64ddf3`). With Megatron-LM's
+weight sharding (`--tensor-parallel-num-weight-shards S`, a multiple of TP), the dense grid is
+TP·PP·CP·(S/TP) (`parallel_state.py:806-823@d98e8a64ddf3`), and S must be a multiple of TP
+(`model_parallel_config.py:28-42@d98e8a64ddf3`).
 
 ## Why
 `parallel_state.initialize_model_parallel` raises `RuntimeError: world_size (W) is not divisible by
@@ -87,6 +92,7 @@ class WorldSizeIndivisible final : public Rule {
     if (!world || *world <= 0) return;
     if (!mesh) return check_known_factors(job, *world, out);
     const std::int64_t W = *world;
+    if (weight_shards(job, *mesh, W, out)) return;
     const std::int64_t dense = dense_model_size(*mesh), expert = expert_model_size(*mesh);
     bool dense_bad = W % dense != 0, expert_bad = W % expert != 0;
     // On a dense model the expert mesh (PP·TP with ETP = TP) only repeats the dense check.
@@ -131,6 +137,56 @@ class WorldSizeIndivisible final : public Rule {
   }
 
  private:
+  // GTP: --tensor-parallel-num-weight-shards S shards each weight over S ranks, TP of them the TP group and
+  // S / TP a weight-rematerialisation axis the world must hold too (model_parallel_config.py:28-42,
+  // parallel_state.py:806-823@d98e8a64ddf3).
+  static bool weight_shards(const Job& job, const MeshSizes& mesh, std::int64_t W,
+                            std::vector<Finding>& out) {
+    const Fact* shards = job.fact(Key::kTensorParallelNumWeightShards);
+    if (!shards || !shards->location.in_file() || !shards->value.as_int()) return false;
+    const std::int64_t S = *shards->value.as_int(), tp = mesh.tp;
+    Finding f;
+    f.location = shards->location;
+    if (S < tp || S % tp != 0) {
+      f.message = fmt::format(
+          "tensor_parallel_num_weight_shards={} with TP={}; Megatron-Core raises "
+          "\"tensor_parallel_num_weight_shards "
+          "({}) must be {}\"",
+          S, tp, S,
+          S < tp ? fmt::format(">= tensor_model_parallel_size ({})", tp)
+                 : fmt::format("divisible by tensor_model_parallel_size ({})", tp));
+      f.help = fmt::format("use a multiple of TP={} (TP itself turns the weight sharding off)", tp);
+      out.push_back(std::move(f));
+      return true;
+    }
+    const std::int64_t gtp = S / tp;
+    if (gtp <= 1) return false;
+    if (auto n = job.get_int(Key::kNumDistributedOptimizerInstances); n && *n > 1) {
+      f.message = fmt::format(
+          "tensor_parallel_num_weight_shards={} (a weight-sharding factor of {}) with "
+          "num_distributed_optimizer_instances={}; Megatron-Core asserts \"GTP_remat with "
+          "num_distributed_optimizer_instances > 1 is not yet supported.\"",
+          S, gtp, *n);
+      f.help = "use one distributed-optimizer instance with weight sharding";
+      out.push_back(std::move(f));
+      return true;
+    }
+    const std::int64_t model = dense_model_size(mesh) * gtp;
+    if (W % model == 0) return false;
+    const Fact* wf = job.fact(Key::kWorldSize);
+    f.location = anchor(job, *wf);
+    f.weak = wf->weak;
+    f.message = fmt::format(
+        "world size {} ({}) is not divisible by TP·PP·CP·(shards/TP) = {}·{}·{}·{} = {} ({}); "
+        "initialize_model_parallel raises \"world_size ({}) is not divisible by {}\"",
+        W, wf->spelling, mesh.tp, mesh.pp, mesh.cp, gtp, model, describe_source(*shards, job.path()), W,
+        model);
+    f.help = fmt::format("use a multiple of {} GPUs, or fewer weight shards", model);
+    add_related(job, *wf, f);
+    out.push_back(std::move(f));
+    return true;
+  }
+
   // W3: with the TP-PP-DP rank order (use_tp_pp_dp_mapping: DP is not the outermost dimension), the dense
   // and expert grids must have the same data-parallel size when PP > 1.
   static void check_rank_order(const Job& job, const MeshSizes& mesh, std::int64_t W,
