@@ -63,6 +63,11 @@ class Job {
   std::optional<std::int64_t> get_int(Key key) const;
   std::optional<bool> get_bool(Key key) const;
   bool is_written(Key key) const;  // set in an input file (not a default)
+  // The fact when the value is written in one of the job's files (not a default, not a table's value).
+  const Fact* fact_in_file(Key key) const {
+    const Fact* f = fact(key);
+    return f && f->location.in_file() ? f : nullptr;
+  }
 
   // The configuration states the whole model (layers, hidden size, heads), so a field it leaves out
   // has the framework's default (DESIGN "Known defaults").

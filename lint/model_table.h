@@ -51,6 +51,9 @@ struct RecipeInfo {
   std::string hardware;              // and the GPU: "b300"
   std::string site;                  // file:line@commit the row was read from
   bool is_nemo2() const { return !module.empty(); }
+  // A Megatron-Bridge recipe of a hybrid (Mamba) family: the recipes under nemotronh/ build a
+  // HybridModelProvider (Nemotron-H, Nemotron Nano v2, Nemotron 3).
+  bool builds_hybrid_model() const { return site.find("/nemotronh/") != std::string::npos; }
 };
 
 const std::vector<ModelInfo>& builtin_models();

@@ -88,9 +88,8 @@ Megatron-DeepSpeed has no such dispatcher and is not checked.
 
 // A string setting as the job writes it (nullptr: not written, or not a string).
 const Fact* written_text(const Job& job, Key key) {
-  const Fact* f = job.fact(key);
-  if (!f || !f->location.in_file() || f->value.kind() != Value::Kind::kString) return nullptr;
-  return f;
+  const Fact* f = job.fact_in_file(key);
+  return f && f->value.kind() == Value::Kind::kString ? f : nullptr;
 }
 
 bool deepep_refused_gpu(const std::string& gpu) {

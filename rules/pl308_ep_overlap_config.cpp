@@ -91,19 +91,14 @@ model:
 )md",
     kReads};
 
-const Fact* written(const Job& job, Key key) {
-  const Fact* f = job.fact(key);
-  return f && f->location.in_file() ? f : nullptr;
-}
-
 class EpOverlapConfig final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (job.framework() == Framework::kMegatronDeepSpeed) return;
-    const Fact* overlap = written(job, Key::kOverlapMoeExpertParallelComm);
-    if (const Fact* delay = written(job, Key::kDelayWgradCompute);
+    const Fact* overlap = job.fact_in_file(Key::kOverlapMoeExpertParallelComm);
+    if (const Fact* delay = job.fact_in_file(Key::kDelayWgradCompute);
         delay && delay->value.as_bool() == true && overlap && overlap->value.as_bool() == false) {
       Finding f;
       f.location = delay->location;
@@ -130,18 +125,18 @@ class EpOverlapConfig final : public Rule {
     };
     auto src = [&](const Fact* f) { return describe_source(*f, job.path()); };
 
-    if (const Fact* ep = written(job, Key::kExpertModelParallelSize);
+    if (const Fact* ep = job.fact_in_file(Key::kExpertModelParallelSize);
         ep && ep->value.as_int() && *ep->value.as_int() <= 1)
       return report(ep, fmt::format("EP={} ({})", *ep->value.as_int(), src(ep)),
                     "overlap_moe_expert_parallel_comm is only supported with expert model parallelism",
                     "set expert_model_parallel_size > 1, or turn the overlap off");
-    if (const Fact* d = written(job, Key::kMoeTokenDispatcherType);
+    if (const Fact* d = job.fact_in_file(Key::kMoeTokenDispatcherType);
         d && d->value.kind() == Value::Kind::kString && d->value.text() != "alltoall" &&
         d->value.text() != "flex")
       return report(d, fmt::format("the token dispatcher is {} ({})", d->value.text(), src(d)),
                     "overlap_moe_expert_parallel_comm is supported with alltoall/flex token dispatcher",
                     "use moe_token_dispatcher_type alltoall or flex");
-    if (const Fact* pp = written(job, Key::kPipelineModelParallelSize);
+    if (const Fact* pp = job.fact_in_file(Key::kPipelineModelParallelSize);
         pp && pp->value.as_int() && *pp->value.as_int() > 1 && no_virtual_pipeline(job))
       return report(pp,
                     fmt::format("PP={} ({}) runs without a virtual pipeline", *pp->value.as_int(), src(pp)),
@@ -149,20 +144,20 @@ class EpOverlapConfig final : public Rule {
                     "pipeline_model_parallel_size > 1",
                     "set virtual_pipeline_model_parallel_size (e.g. 2) or a pipeline layout with virtual "
                     "stages");
-    if (const Fact* g = written(job, Key::kRecomputeGranularity);
+    if (const Fact* g = job.fact_in_file(Key::kRecomputeGranularity);
         g && g->value.kind() == Value::Kind::kString && g->value.text() == "full")
       return report(g, fmt::format("full recomputation is on ({})", src(g)),
                     "disable full recomputation when enabling overlap_moe_expert_parallel_comm",
                     "use selective recomputation (recompute_granularity: selective) with the overlap");
-    if (const Fact* m = written(job, Key::kRecomputeMethod); m && m->value.kind() == Value::Kind::kString)
+    if (const Fact* m = job.fact_in_file(Key::kRecomputeMethod); m && m->value.kind() == Value::Kind::kString)
       return report(m, fmt::format("a recompute method is set ({})", src(m)),
                     "disable recomputation method when enabling overlap_moe_expert_parallel_comm",
                     "remove recompute_method (and recompute_num_layers)");
-    if (const Fact* s = written(job, Key::kMoeSharedExpertOverlap); s && s->value.as_bool() == true)
+    if (const Fact* s = job.fact_in_file(Key::kMoeSharedExpertOverlap); s && s->value.as_bool() == true)
       return report(s, fmt::format("moe_shared_expert_overlap is on ({})", src(s)),
                     "disable moe_shared_expert_overlap when enabling overlap_moe_expert_parallel_comm",
                     "turn moe_shared_expert_overlap off: the EP overlap hides the shared experts as well");
-    if (const Fact* mtp = written(job, Key::kMtpNumLayers);
+    if (const Fact* mtp = job.fact_in_file(Key::kMtpNumLayers);
         mtp && mtp->value.as_int() && *mtp->value.as_int() > 1)
       return report(mtp, fmt::format("mtp_num_layers={} ({})", *mtp->value.as_int(), src(mtp)),
                     "MTP supports at most one layer when enabling overlap_moe_expert_parallel_comm.",

@@ -87,19 +87,8 @@ torchrun --nproc_per_node=8 pretrain_hybrid.py --pipeline-model-parallel-size 3 
 )md",
     kReads};
 
-const Fact* written(const Job& job, Key key) {
-  const Fact* f = job.fact(key);
-  return f && f->location.in_file() ? f : nullptr;
-}
-
 bool is_set(const Fact* f) {
   return f && f->value.is_known() && f->value.kind() != Value::Kind::kNull && f->value.as_bool() != false;
-}
-
-// A Megatron-Bridge recipe of a hybrid model family (the recipes under nemotronh/ build HybridModelProvider).
-bool bridge_hybrid_recipe(const Job& job) {
-  const RecipeInfo* r = job.recipe();
-  return r && r->package.size() && r->site.find("/nemotronh/") != std::string::npos;
 }
 
 class HybridPatternPipeline final : public Rule {
@@ -111,7 +100,9 @@ class HybridPatternPipeline final : public Rule {
     const bool mlm = fw == Framework::kMegatronLM, bridge = fw == Framework::kMegatronBridge;
     const Fact* pattern_fact = job.fact(Key::kHybridLayerPattern);
     const bool has_pattern = pattern_fact && pattern_fact->value.kind() == Value::Kind::kString;
-    if (bridge && (has_pattern || bridge_hybrid_recipe(job)) && bridge_vpp(job, out)) return;
+    if (bridge && (has_pattern || (job.recipe() && job.recipe()->builds_hybrid_model())) &&
+        bridge_vpp(job, out))
+      return;
     if (!has_pattern || !pattern_fact->location.in_file()) return;
     if (!mlm && !bridge && fw != Framework::kUnknown && fw != Framework::kNemo2) return;
     auto parsed = parse_hybrid_pattern(pattern_fact->value.text());
@@ -131,7 +122,7 @@ class HybridPatternPipeline final : public Rule {
           "use only M G * D + - E, '|' between pipeline segments and '/' before identical MTP "
           "depths; do not mix * with + or D");
     const HybridPattern& p = *parsed.pattern;
-    if (const Fact* L = written(job, Key::kNumLayers);
+    if (const Fact* L = job.fact_in_file(Key::kNumLayers);
         L && L->value.as_int() && *L->value.as_int() != p.layers) {
       if (bridge)
         return report(
@@ -161,15 +152,15 @@ class HybridPatternPipeline final : public Rule {
             Refused{Key::kPipelineModelParallelLayout, "--pipeline-model-parallel-layout"},
             Refused{Key::kAccountForEmbeddingInPipelineSplit, "--account-for-embedding-in-pipeline-split"},
             Refused{Key::kAccountForLossInPipelineSplit, "--account-for-loss-in-pipeline-split"}})
-        if (const Fact* w = written(job, r.key); is_set(w))
+        if (const Fact* w = job.fact_in_file(r.key); is_set(w))
           return report(
               fmt::format("{} with --hybrid-layer-pattern; Megatron-LM asserts \"{} should not be used "
                           "with --hybrid-layer-pattern\" (the pattern's '|' segments define the stages)",
                           r.flag, r.flag),
               "remove it and describe the stages with '|' in the pattern", w);
     }
-    const Fact* first = written(job, Key::kNumLayersInFirstPipelineStage);
-    const Fact* last = written(job, Key::kNumLayersInLastPipelineStage);
+    const Fact* first = job.fact_in_file(Key::kNumLayersInFirstPipelineStage);
+    const Fact* last = job.fact_in_file(Key::kNumLayersInLastPipelineStage);
     auto pp = job.get_int(Key::kPipelineModelParallelSize);
     const auto segments = static_cast<std::int64_t>(p.segments.size());
     if (p.has_pipes()) {
@@ -194,7 +185,7 @@ class HybridPatternPipeline final : public Rule {
     }
     if (!pp || *pp <= 1 || !job.is_written(Key::kPipelineModelParallelSize)) return;
     const Fact* pp_fact = job.fact(Key::kPipelineModelParallelSize);
-    if (const Fact* vpp = written(job, Key::kVirtualPipelineModelParallelSize);
+    if (const Fact* vpp = job.fact_in_file(Key::kVirtualPipelineModelParallelSize);
         !mlm && vpp && vpp->value.as_int() && *vpp->value.as_int() > 1)
       return report(
           "a virtual pipeline with a hybrid layer pattern that has no '|' segments; Megatron-Core raises "

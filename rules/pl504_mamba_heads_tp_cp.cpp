@@ -89,8 +89,7 @@ class MambaHeadsTpCp final : public Rule {
     const std::int64_t cp = cp_fact && cp_fact->value.as_int() ? *cp_fact->value.as_int() : 1;
     if (tp < 1 || cp < 1 || (tp == 1 && cp == 1)) return;
 
-    const bool bridge_hybrid =
-        bridge && job.recipe() && job.recipe()->site.find("/nemotronh/") != std::string::npos;
+    const bool bridge_hybrid = bridge && job.recipe() && job.recipe()->builds_hybrid_model();
     const bool mamba = (pattern && pattern->has('M')) || job.is_written(Key::kMambaNumHeads) ||
                        job.is_written(Key::kMambaNumGroups) ||
                        job.entry_script().find("pretrain_mamba") != std::string::npos || bridge_hybrid;

@@ -102,23 +102,18 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --use-megatron-fsdp --data-parallel-
 )md",
     kReads};
 
-const Fact* written(const Job& job, Key key) {
-  const Fact* f = job.fact(key);
-  return f && f->location.in_file() ? f : nullptr;
-}
-
 bool written_true(const Job& job, Key key) {
-  const Fact* f = written(job, key);
+  const Fact* f = job.fact_in_file(key);
   return f && f->value.as_bool() == true;
 }
 
 std::optional<std::int64_t> written_int(const Job& job, Key key) {
-  const Fact* f = written(job, key);
+  const Fact* f = job.fact_in_file(key);
   return f ? f->value.as_int() : std::nullopt;
 }
 
 std::string written_text(const Job& job, Key key) {
-  const Fact* f = written(job, key);
+  const Fact* f = job.fact_in_file(key);
   return f && f->value.kind() == Value::Kind::kString ? f->value.text() : std::string();
 }
 
@@ -141,7 +136,7 @@ class FsdpConfig final : public Rule {
     };
     auto src = [&](Key k) { return describe_source(*job.fact(k), job.path()); };
 
-    if (const Fact* reg = written(job, Key::kFsdpManualRegistration);
+    if (const Fact* reg = job.fact_in_file(Key::kFsdpManualRegistration);
         (mlm || bridge) && reg && reg->value.as_bool() == true) {
       const Fact* ub = job.fact(Key::kNcclUb);
       const bool ub_off = ub ? ub->location.in_file() && ub->value.as_bool() == false : job.leaves_defaults();
@@ -157,7 +152,7 @@ class FsdpConfig final : public Rule {
 
     if (written_true(job, Key::kUseMegatronFsdp)) {
       const Fact* fsdp = job.fact(Key::kUseMegatronFsdp);
-      const Fact* version_fact = written(job, Key::kMegatronFsdpVersion);
+      const Fact* version_fact = job.fact_in_file(Key::kMegatronFsdpVersion);
       auto version = written_int(job, Key::kMegatronFsdpVersion);
       if (version && *version != 1 && *version != 2)
         return report(
@@ -294,11 +289,11 @@ class FsdpConfig final : public Rule {
       const char* quote;
       const char* help;
     };
-    const Fact* experts = written(job, Key::kNumMoeExperts);
-    const Fact* vpp = written(job, Key::kVirtualPipelineModelParallelSize);
-    const Fact* instances = written(job, Key::kNumDistributedOptimizerInstances);
-    const Fact* graphs = written(job, Key::kCudaGraphImpl);
-    const Fact* mapping = written(job, Key::kUseTpPpDpMapping);
+    const Fact* experts = job.fact_in_file(Key::kNumMoeExperts);
+    const Fact* vpp = job.fact_in_file(Key::kVirtualPipelineModelParallelSize);
+    const Fact* instances = job.fact_in_file(Key::kNumDistributedOptimizerInstances);
+    const Fact* graphs = job.fact_in_file(Key::kCudaGraphImpl);
+    const Fact* mapping = job.fact_in_file(Key::kUseTpPpDpMapping);
     for (const Refusal& r :
          {Refusal{experts && experts->value.as_int().value_or(0) > 0, experts,
                   "MFSDP V2 does not currently support MoE models.",

@@ -80,11 +80,6 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --cuda-graph-impl full_iteration \
 )md",
     kReads};
 
-const Fact* written(const Job& job, Key key) {
-  const Fact* f = job.fact(key);
-  return f && f->location.in_file() ? f : nullptr;
-}
-
 // The scope names a setting lists: a list of names, or one name ("attn", "full"). nullopt: not written
 // or not readable.
 std::optional<std::vector<std::string>> scopes(const Fact* f) {
@@ -129,12 +124,12 @@ class CudaGraphConfig final : public Rule {
         f.related = related_locations(*other, "set here");
       out.push_back(std::move(f));
     };
-    const Fact* impl_fact = written(job, Key::kCudaGraphImpl);
+    const Fact* impl_fact = job.fact_in_file(Key::kCudaGraphImpl);
     const std::string impl = impl_fact && impl_fact->value.kind() == Value::Kind::kString
                                  ? impl_fact->value.text()
                                  : std::string();
-    const Fact* enable = written(job, Key::kEnableCudaGraph);
-    const Fact* external = written(job, Key::kExternalCudaGraph);
+    const Fact* enable = job.fact_in_file(Key::kEnableCudaGraph);
+    const Fact* external = job.fact_in_file(Key::kExternalCudaGraph);
     const bool enable_on = enable && enable->value.as_bool() == true;
     const bool external_on = external && external->value.as_bool() == true;
 
@@ -159,8 +154,8 @@ class CudaGraphConfig final : public Rule {
           "enable_cuda_graph and external_cuda_graph together; Megatron-Core asserts \"enable_cuda_graph "
           "and external_cuda_graph cannot be enabled at the same time.\"",
           "use cuda_graph_impl local or transformer_engine instead of both switches", enable);
-    const Fact* scope_fact = written(job, Key::kCudaGraphScope);
-    const Fact* modules_fact = written(job, Key::kCudaGraphModules);
+    const Fact* scope_fact = job.fact_in_file(Key::kCudaGraphScope);
+    const Fact* modules_fact = job.fact_in_file(Key::kCudaGraphModules);
     auto scope = scopes(scope_fact), modules = scopes(modules_fact);
     if (scope && scope_fact->value.kind() != Value::Kind::kNull && modules && !modules->empty() &&
         !(modules->size() == 1 && (*modules)[0] == "full"))
@@ -209,7 +204,7 @@ class CudaGraphConfig final : public Rule {
       return;
     }
     // G3: per-layer graphs and CPU offloading.
-    if (const Fact* off = written(job, Key::kCpuOffloading); off && off->value.as_bool() == true)
+    if (const Fact* off = job.fact_in_file(Key::kCpuOffloading); off && off->value.as_bool() == true)
       return report(
           off,
           fmt::format("CPU offloading with {} CUDA graphs; Megatron-Core raises \"CUDA graphs not supported "
@@ -217,7 +212,7 @@ class CudaGraphConfig final : public Rule {
                       effective),
           "turn CPU offloading off, or use a full_iteration graph", at);
     // G5: full recompute only with full-iteration graphs.
-    if (const Fact* g = written(job, Key::kRecomputeGranularity);
+    if (const Fact* g = job.fact_in_file(Key::kRecomputeGranularity);
         g && g->value.kind() == Value::Kind::kString && g->value.text() == "full")
       return report(
           g,
@@ -227,7 +222,7 @@ class CudaGraphConfig final : public Rule {
           "use selective recomputation, or a full_iteration graph", at);
     // G7: Megatron-Bridge runs local graphs only as full-iteration or inference graphs.
     if (bridge && effective == "local" && !contains(names, "full_iteration") &&
-        !written(job, Key::kInferenceCudaGraphScope))
+        !job.fact_in_file(Key::kInferenceCudaGraphScope))
       return report(
           at,
           fmt::format(

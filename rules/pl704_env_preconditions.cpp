@@ -82,11 +82,6 @@ Not checked, because they depend on what parlint cannot see: `nccl_ub` with expa
 )md",
     kReads};
 
-const Fact* written(const Job& job, Key key) {
-  const Fact* f = job.fact(key);
-  return f && f->location.in_file() ? f : nullptr;
-}
-
 // An environment variable's value as text ("1" for an integer 1); nullopt when unset or unknown.
 std::optional<std::string> env_text(const Fact* f) {
   if (!f || f->value.is_unknown()) return std::nullopt;
@@ -119,8 +114,8 @@ class EnvPreconditions final : public Rule {
     };
 
     // E-a: FSDP keeps several streams in flight.
-    const Fact* fsdp = written(job, Key::kUseMegatronFsdp);
-    if (!(fsdp && fsdp->value.as_bool() == true) && mlm) fsdp = written(job, Key::kUseTorchFsdp2);
+    const Fact* fsdp = job.fact_in_file(Key::kUseMegatronFsdp);
+    if (!(fsdp && fsdp->value.as_bool() == true) && mlm) fsdp = job.fact_in_file(Key::kUseTorchFsdp2);
     if (fsdp && fsdp->value.as_bool() == true && one_connection)
       report(connections, fsdp, Severity::kError,
              fmt::format("CUDA_DEVICE_MAX_CONNECTIONS=1 ({}) with {}; {} asserts \"FSDP requires "
@@ -131,7 +126,7 @@ class EnvPreconditions final : public Rule {
              "unset CUDA_DEVICE_MAX_CONNECTIONS or raise it (8 or 32) for FSDP", "FSDP turned on here");
 
     // E-b: the UCC pipeline backend overlaps its transfers.
-    if (const Fact* backend = written(job, Key::kPipelineModelParallelCommBackend);
+    if (const Fact* backend = job.fact_in_file(Key::kPipelineModelParallelCommBackend);
         backend && backend->value.kind() == Value::Kind::kString && backend->value.text() == "ucc" &&
         one_connection)
       report(connections, backend, Severity::kError,
@@ -142,7 +137,7 @@ class EnvPreconditions final : public Rule {
              "raise CUDA_DEVICE_MAX_CONNECTIONS, or use the nccl pipeline backend", "UCC chosen here");
 
     // E-c: Transformer Engine graphs, expandable segments and NCCL graph registration (Megatron-LM).
-    const Fact* impl = written(job, Key::kCudaGraphImpl);
+    const Fact* impl = job.fact_in_file(Key::kCudaGraphImpl);
     const Fact* alloc = job.fact(Key::kPytorchCudaAllocConf);
     auto alloc_text = env_text(alloc);
     if (mlm && impl && impl->value.kind() == Value::Kind::kString &&
@@ -164,7 +159,7 @@ class EnvPreconditions final : public Rule {
     }
 
     // E-g: Megatron-Bridge's deterministic mode fixes the NCCL algorithm.
-    if (const Fact* det = written(job, Key::kDeterministicMode);
+    if (const Fact* det = job.fact_in_file(Key::kDeterministicMode);
         bridge && det && det->value.as_bool() == true) {
       const Fact* algo = job.fact(Key::kNcclAlgo);
       auto algo_text = env_text(algo);
