@@ -101,7 +101,8 @@ namespace parlint {
   X(kHfHome, "HF_HOME", kAny)                                                              \
   X(kPytorchCudaAllocConf, "PYTORCH_CUDA_ALLOC_CONF", kAny)                                \
   X(kNcclGraphRegister, "NCCL_GRAPH_REGISTER", kAny)                                       \
-  X(kNcclAlgo, "NCCL_ALGO", kAny)
+  X(kNcclAlgo, "NCCL_ALGO", kAny)                                                          \
+  X(kCudaGraphsUseNodePriority, "CUDA_GRAPHS_USE_NODE_PRIORITY", kAny)
 
 enum class Key : std::uint8_t {
 #define PARLINT_KEY_ENUM(id, name, type) id,

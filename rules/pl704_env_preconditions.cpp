@@ -8,10 +8,18 @@ namespace parlint {
 namespace {
 
 // The settings this rule reads (RuleInfo::reads).
-constexpr Key kReads[] = {
-    Key::kUseMegatronFsdp,      Key::kUseTorchFsdp2,     Key::kPipelineModelParallelCommBackend,
-    Key::kCudaGraphImpl,        Key::kDeterministicMode, Key::kCudaDeviceMaxConnections,
-    Key::kPytorchCudaAllocConf, Key::kNcclGraphRegister, Key::kNcclAlgo};
+constexpr Key kReads[] = {Key::kUseMegatronFsdp,
+                          Key::kUseTorchFsdp2,
+                          Key::kPipelineModelParallelCommBackend,
+                          Key::kCudaGraphImpl,
+                          Key::kDeterministicMode,
+                          Key::kCudaDeviceMaxConnections,
+                          Key::kPytorchCudaAllocConf,
+                          Key::kNcclGraphRegister,
+                          Key::kNcclAlgo,
+                          Key::kTensorParallelNumWeightShards,
+                          Key::kTensorModelParallelSize,
+                          Key::kCudaGraphsUseNodePriority};
 
 constexpr RuleInfo kInfo{
     "PL704",
@@ -32,7 +40,11 @@ on require:
 - Megatron-LM with Transformer Engine CUDA graphs and `PYTORCH_CUDA_ALLOC_CONF` holding
   `expandable_segments:True`: `NCCL_GRAPH_REGISTER=0` is required;
 - Megatron-Bridge's deterministic mode (`model.deterministic_mode`): `NCCL_ALGO` must be one of `Tree`,
-  `Ring`, `CollnetDirect`, `CollnetChain`, `^NVLS`.
+  `Ring`, `CollnetDirect`, `CollnetChain`, `^NVLS`;
+- Megatron-LM's tensor-parallel weight sharding (`--tensor-parallel-num-weight-shards` above TP) with CUDA
+  graphs on Blackwell or later: `CUDA_GRAPHS_USE_NODE_PRIORITY=1` is required. The GPU comes from the
+  chosen cluster profile (`--cluster`, the configuration, or the GPU a recipe's name targets), never from
+  the default one.
 
 A variable set to a refused value is an error. A required variable the job does not set is a warning: the
 cluster or the container may set it (parlint sees only the job's files).
@@ -69,14 +81,15 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --use-megatron-fsdp --data-parallel-
 | TE graphs, expandable segments, `NCCL_GRAPH_REGISTER` | asserts | not checked (its perf recipes set both) |
 | deterministic mode and `NCCL_ALGO` | — | asserts |
 
-Not checked, because they depend on what parlint cannot see: `nccl_ub` with expandable segments (torch
-< 2.11 only), `NVTE_CPU_OFFLOAD_V1` for fine-grained offloading (Transformer Engine ≥ 2.10 only), and
-`CUDA_GRAPHS_USE_NODE_PRIORITY` for GTP with CUDA graphs (Blackwell only, by the running GPU).
+Not checked, because they depend on versions parlint cannot see: `nccl_ub` with expandable segments
+(torch < 2.11 only), and `NVTE_CPU_OFFLOAD_V1` for fine-grained offloading (Transformer Engine ≥ 2.10 only).
 
 ## References
 - Megatron-LM `megatron/training/arguments.py:1048-1049,1166-1167@d98e8a64ddf3` (FSDP), `:1962-1968`
   (NCCL_GRAPH_REGISTER)
 - Megatron-LM `megatron/core/parallel_state.py:1200-1208@d98e8a64ddf3` (UCC)
+- Megatron-LM `megatron/training/arguments.py:1515-1545@d98e8a64ddf3` (weight sharding with CUDA graphs on
+  Blackwell: `CUDA_GRAPHS_USE_NODE_PRIORITY=1`)
 - Megatron-Bridge `src/megatron/bridge/training/config.py:1110-1112,1043-1063@067f987df03b` (FSDP,
   deterministic mode)
 )md",
@@ -156,6 +169,30 @@ class EnvPreconditions final : public Rule {
                             : std::string("NCCL_GRAPH_REGISTER not set"),
                         reg ? "" : " unless the environment the job starts in sets it"),
             "export NCCL_GRAPH_REGISTER=0 before the launch", "CUDA graphs chosen here");
+    }
+
+    // E-e: weight sharding with CUDA graphs on Blackwell and later needs node priorities in the graphs.
+    if (const Fact* shards = job.fact_in_file(Key::kTensorParallelNumWeightShards); mlm && shards) {
+      auto tp = job.get_int(Key::kTensorModelParallelSize);
+      const std::string gpu = job.cluster().gpu;
+      const bool blackwell = gpu == "b200" || gpu == "b300" || gpu == "gb200" || gpu == "gb300" ||
+                             gpu == "vr200" || gpu == "r100";
+      const bool graphs = impl && impl->value.kind() == Value::Kind::kString && impl->value.text() != "none";
+      const Fact* priority = job.fact(Key::kCudaGraphsUseNodePriority);
+      if (tp && shards->value.as_int() && *shards->value.as_int() > *tp && graphs && job.cluster_chosen() &&
+          blackwell && !(priority && priority->value.is_unknown()) && env_text(priority) != "1")
+        report(
+            priority ? priority : shards, impl, priority ? Severity::kError : Severity::kWarning,
+            fmt::format(
+                "weight sharding (tensor_parallel_num_weight_shards={} over TP={}) with CUDA graphs on "
+                "{} GPUs (the {} profile) and {}; Megatron-LM asserts \"GTP requires "
+                "CUDA_GRAPHS_USE_NODE_PRIORITY=1 to make sure fine-grained GTP comms can be well "
+                "overlapped with GEMMs when CudaGraph is enabled for Blackwell and later architecture.\"{}",
+                *shards->value.as_int(), *tp, gpu, job.cluster().name,
+                priority ? "CUDA_GRAPHS_USE_NODE_PRIORITY=" + env_text(priority).value_or("?")
+                         : std::string("CUDA_GRAPHS_USE_NODE_PRIORITY not set"),
+                priority ? "" : " unless the environment the job starts in sets it"),
+            "export CUDA_GRAPHS_USE_NODE_PRIORITY=1 before the launch", "CUDA graphs chosen here");
     }
 
     // E-g: Megatron-Bridge's deterministic mode fixes the NCCL algorithm.

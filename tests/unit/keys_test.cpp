@@ -77,7 +77,8 @@ TEST(Keys, EnvironmentVariablesAreTheVariablesTheRulesRead) {
     names.emplace_back(key_name(k));
   }
   EXPECT_EQ(names, (std::vector<std::string>{"CUDA_DEVICE_MAX_CONNECTIONS", "NEMO_HOME", "HF_HOME",
-                                             "PYTORCH_CUDA_ALLOC_CONF", "NCCL_GRAPH_REGISTER", "NCCL_ALGO"}));
+                                             "PYTORCH_CUDA_ALLOC_CONF", "NCCL_GRAPH_REGISTER", "NCCL_ALGO",
+                                             "CUDA_GRAPHS_USE_NODE_PRIORITY"}));
   EXPECT_FALSE(is_environment_variable(Key::kWorldSize));
   EXPECT_FALSE(is_environment_variable(Key::kTensorModelParallelSize));
   // Not a setting anywhere but in an environment section.
