@@ -31,8 +31,8 @@ SAN_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 600
 
 sanitize-build: deps
-	CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g" \
-	  -DCMAKE_C_FLAGS="-O1 -g" \
+	CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \
+	  -DCMAKE_C_FLAGS="-O1 -g1" \
 	  -DPARLINT_FUZZ=ON -DPARLINT_INTEGRATION_TESTS=OFF -DPARLINT_WERROR=OFF
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 
@@ -53,8 +53,8 @@ TSAN_BUILD ?= build-tsan
 TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1
 
 tsan-build: deps
-	CC=clang CXX=clang++ cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g" \
-	  -DCMAKE_C_FLAGS="-O1 -g" \
+	CC=clang CXX=clang++ cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \
+	  -DCMAKE_C_FLAGS="-O1 -g1" \
 	  -DPARLINT_TSAN=ON -DPARLINT_BUILD_TESTS=OFF -DPARLINT_WERROR=OFF
 	cmake --build $(TSAN_BUILD) --target parlint -j $(JOBS)
 
