@@ -1,6 +1,8 @@
 // PL704 env-preconditions: environment variables a feature the job turns on needs, or refuses.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "lint/describe.h"
 #include "lint/rule.h"
 
