@@ -22,6 +22,17 @@ std::vector<RelatedLocation> related_locations(const Fact& fact, const std::stri
   return out;
 }
 
+Finding finding_at(const Fact& at, std::string message, std::string help, const Fact* other,
+                   const std::string& note) {
+  Finding f;
+  f.location = at.location;
+  f.message = std::move(message);
+  f.help = std::move(help);
+  if (other && other->location.in_file() && other->location.range != at.location.range)
+    f.related = related_locations(*other, note);
+  return f;
+}
+
 std::string join_numbers(const std::vector<std::int64_t>& numbers, const char* last_separator) {
   std::string out;
   for (std::size_t i = 0; i < numbers.size(); ++i) {

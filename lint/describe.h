@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/diagnostic.h"
 #include "lint/fact.h"
 
 namespace parlint {
@@ -13,6 +14,9 @@ namespace parlint {
 std::string describe_source(const Fact& fact, std::string_view job_path = {});
 // The fact's own location (when written in a file) followed by where its value was written.
 std::vector<RelatedLocation> related_locations(const Fact& fact, const std::string& message);
+// A finding at where `at` is written, pointing also at `other` (when it is written elsewhere) with `note`.
+Finding finding_at(const Fact& at, std::string message, std::string help, const Fact* other = nullptr,
+                   const std::string& note = "set here");
 // "1, 2, 4 and 8"
 std::string join_numbers(const std::vector<std::int64_t>& numbers, const char* last_separator = " and ");
 

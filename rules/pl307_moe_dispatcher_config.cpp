@@ -109,13 +109,7 @@ class MoeDispatcherConfig final : public Rule {
     const std::string b = backend ? backend->value.text() : "";
     auto report = [&](const Fact* at, std::string message, std::string help, const Fact* other = nullptr,
                       std::string other_note = {}) {
-      Finding f;
-      f.location = at->location;
-      f.message = std::move(message);
-      f.help = std::move(help);
-      if (other && other->location.in_file() && other->location.range != at->location.range)
-        f.related = related_locations(*other, other_note);
-      out.push_back(std::move(f));
+      out.push_back(finding_at(*at, std::move(message), std::move(help), other, other_note));
     };
 
     // E7: the dispatcher value.

@@ -126,13 +126,7 @@ class FsdpConfig final : public Rule {
     if (fw == Framework::kMegatronDeepSpeed || fw == Framework::kVerl) return;
     const bool mlm = fw == Framework::kMegatronLM, bridge = fw == Framework::kMegatronBridge;
     auto report = [&](const Fact* at, std::string message, std::string help, const Fact* other = nullptr) {
-      Finding f;
-      f.location = at->location;
-      f.message = std::move(message);
-      f.help = std::move(help);
-      if (other && other->location.in_file() && other->location.range != at->location.range)
-        f.related = related_locations(*other, "set here");
-      out.push_back(std::move(f));
+      out.push_back(finding_at(*at, std::move(message), std::move(help), other));
     };
     auto src = [&](Key k) { return describe_source(*job.fact(k), job.path()); };
 

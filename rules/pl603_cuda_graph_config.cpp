@@ -116,13 +116,7 @@ class CudaGraphConfig final : public Rule {
     if (fw == Framework::kMegatronDeepSpeed) return;
     const bool mlm = fw == Framework::kMegatronLM, bridge = fw == Framework::kMegatronBridge;
     auto report = [&](const Fact* at, std::string message, std::string help, const Fact* other = nullptr) {
-      Finding f;
-      f.location = at->location;
-      f.message = std::move(message);
-      f.help = std::move(help);
-      if (other && other->location.in_file() && other->location.range != at->location.range)
-        f.related = related_locations(*other, "set here");
-      out.push_back(std::move(f));
+      out.push_back(finding_at(*at, std::move(message), std::move(help), other));
     };
     const Fact* impl_fact = job.fact_in_file(Key::kCudaGraphImpl);
     const std::string impl = impl_fact && impl_fact->value.kind() == Value::Kind::kString
