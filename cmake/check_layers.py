@@ -25,7 +25,7 @@ MODEL = {
 }
 # What rules see of the core: the resolved job, what is derived from it, and the built-in tables.
 RULE_API = {
-    "rule", "job", "describe", "diagnostic", "cluster_profile", "memory_model", "pipeline_layout", "hybrid_pattern",
+    "rule", "job", "describe", "diagnostic", "fix", "cluster_profile", "memory_model", "pipeline_layout", "hybrid_pattern",
     "settings_catalogue", "model_table", "rank_layout", "core_version",
 }
 ALLOWED = {

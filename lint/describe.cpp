@@ -33,6 +33,20 @@ Finding finding_at(const Fact& at, std::string message, std::string help, const 
   return f;
 }
 
+std::optional<FixChange> environment_change(const Job& job, const Fact* existing, std::string_view name,
+                                            const Value& value) {
+  if (existing && existing->location.in_file() && existing->value.is_known()) {
+    Value to = value;
+    // A variable read as text stays text: "1" -> "0".
+    if (existing->value.kind() == Value::Kind::kString && value.as_int())
+      to = Value::string(std::to_string(*value.as_int()));
+    return set_value(*existing, std::move(to));
+  }
+  if (existing || job.launch() == LaunchKind::kNone || !job.range().valid()) return std::nullopt;
+  return insert_line_before(Location{job.path(), job.range()},
+                            fmt::format("export {}={}", name, value.to_string()));
+}
+
 std::string join_numbers(const std::vector<std::int64_t>& numbers, const char* last_separator) {
   std::string out;
   for (std::size_t i = 0; i < numbers.size(); ++i) {

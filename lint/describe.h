@@ -1,11 +1,14 @@
 #pragma once
 // Shared wording for messages: where a value came from, and lists of numbers.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "lint/diagnostic.h"
 #include "lint/fact.h"
+#include "lint/fix.h"
+#include "lint/job.h"
 
 namespace parlint {
 
@@ -17,6 +20,10 @@ std::vector<RelatedLocation> related_locations(const Fact& fact, const std::stri
 // A finding at where `at` is written, pointing also at `other` (when it is written elsewhere) with `note`.
 Finding finding_at(const Fact& at, std::string message, std::string help, const Fact* other = nullptr,
                    const std::string& note = "set here");
+// An environment variable set to `value` for a launch: where it is written, or an `export NAME=VALUE` line
+// before the launch command (nullopt when neither can be done: a config object has no launch line).
+std::optional<FixChange> environment_change(const Job& job, const Fact* existing, std::string_view name,
+                                            const Value& value);
 // "1, 2, 4 and 8"
 std::string join_numbers(const std::vector<std::int64_t>& numbers, const char* last_separator = " and ");
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lint/fact.h"
+#include "lint/fix.h"
 #include "lint/source_range.h"
 
 namespace parlint {
@@ -26,6 +27,7 @@ struct Finding {
   // The job it holds for, when the setting to change is written outside it (an inherited recipe value).
   std::string holds_for;
   Location holds_for_at;
+  std::optional<FixRequest> fix;  // what would correct it, when the answer is determined
 };
 
 struct Diagnostic {
@@ -41,6 +43,8 @@ struct Diagnostic {
   // its first message_base bytes).
   std::vector<std::pair<std::string, Location>> holds_for;
   std::size_t message_base = 0;
+  std::optional<FixRequest> fix_request;  // as the rule asked
+  std::optional<Fix> fix;                 // as text edits, when the core found the text to change
 };
 
 // Sort order of every report: path, line, column, code.

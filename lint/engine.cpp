@@ -17,6 +17,8 @@
 #include <tuple>
 
 #include "lint/file_discovery.h"
+#include "lint/file_writer.h"
+#include "lint/fix_resolution.h"
 #include "lint/pipeline.h"
 #include "lint/source_text.h"
 #include "lint/suppressions.h"
@@ -47,6 +49,8 @@ struct FileOutcome {
   std::vector<CheckedDiagnostic> diagnostics;
   std::vector<CheckedDiagnostic> suppressed;
   std::optional<InputError> error;
+  std::optional<FileFix> fix;
+  std::size_t syntax_errors = 0;
   bool checked = false;
 };
 
@@ -125,6 +129,7 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
   FileReader reader(options.max_file_size, options.overlay);
   AnalysedFile analysed = analyse_file(path, std::move(text), reader, options);
   const SourceText& source = *analysed.source;
+  outcome.syntax_errors = analysed.parsed.errors.size();
   Location file_start{path, {{1, 1}, {1, 1}}};
   std::vector<Diagnostic> found = std::move(analysed.file_findings);
   for (auto& job_found : analysed.job_findings)
@@ -195,9 +200,49 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
     }
   }
   for (auto& d : found) {
+    // A fix as text edits where the text to change is found (reported findings only).
+    if (d.fix_request) d.fix = resolve_fix(*d.fix_request, source_of);
     std::string line = masked_line_of(d);
     outcome.diagnostics.push_back({std::move(d), std::move(line), std::nullopt});
   }
+  return outcome;
+}
+
+// --fix and --diff: the file's fixes applied to its text, then the fixed text linted for the report.
+LintText linter_for(const std::string& path, const EngineOptions& options) {
+  return [&path, &options](const std::string& t) {
+    FileOutcome o = lint_text(path, t, options);
+    LintedText l;
+    l.syntax_errors = o.syntax_errors;
+    for (auto& cd : o.diagnostics) l.diagnostics.push_back(std::move(cd.diagnostic));
+    return l;
+  };
+}
+
+FileOutcome fix_input(const Input& input, const std::string& text, const EngineOptions& options) {
+  FixedText fixed = fix_text(input.path, text, linter_for(input.path, options), options.unsafe_fixes);
+  FileOutcome outcome = lint_text(input.path, fixed.text, options);
+  if (fixed.applied.empty() && fixed.dropped.empty() && !input.from_stdin) return outcome;
+  FileFix fix;
+  fix.path = input.path;
+  fix.from_stdin = input.from_stdin;
+  fix.original = text;
+  fix.fixed = std::move(fixed.text);
+  fix.applied = std::move(fixed.applied);
+  fix.dropped = std::move(fixed.dropped);
+  if (options.fix == FixMode::kApply && !input.from_stdin && fix.fixed != fix.original) {
+    if (auto why = replace_file_text(input.path, fix.original, fix.fixed)) {
+      outcome.error = InputError{input.path, *why};
+      // Nothing was written: what was reported as fixed is still there.
+      outcome = lint_text(input.path, text, options);
+      outcome.error = InputError{input.path, *why};
+      fix.applied.clear();
+      fix.fixed = fix.original;
+    } else {
+      fix.written = true;
+    }
+  }
+  outcome.fix = std::move(fix);
   return outcome;
 }
 
@@ -209,6 +254,7 @@ FileOutcome lint_input(const Input& input, const EngineOptions& base) {
     o.error = InputError{input.path, text.error()};
     return o;
   }
+  if (options.fix != FixMode::kOff) return fix_input(input, *text, options);
   return lint_text(input.path, std::move(*text), options);
 }
 
@@ -218,9 +264,12 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
   for (auto& o : outcomes) {
     result.files_checked += o.checked;
     if (o.error) result.errors.push_back(std::move(*o.error));
+    if (o.fix) result.fixes.push_back(std::move(*o.fix));
     std::move(o.diagnostics.begin(), o.diagnostics.end(), std::back_inserter(result.diagnostics));
     std::move(o.suppressed.begin(), o.suppressed.end(), std::back_inserter(result.suppressed));
   }
+  std::sort(result.fixes.begin(), result.fixes.end(),
+            [](const FileFix& a, const FileFix& b) { return a.path < b.path; });
   // A shared helper that recipes in several files inherit from: one finding naming all of them.
   merge_inherited(result.diagnostics);
   merge_inherited(result.suppressed);
@@ -325,6 +374,13 @@ PlanResult plan_document(const std::string& path, std::string text, const Engine
   FileReader reader(file_options.max_file_size, file_options.overlay);
   add_to_plan(analyse_file(path, std::move(text), reader, file_options), result);
   return result;
+}
+
+FixedText fix_document(const std::string& path, std::string text, const EngineOptions& options) {
+  ConfigResolver configs(options.config, options.discover_config);
+  Input input{path, false, configs.for_file(path)};
+  EngineOptions file_options = options_for(input, options);
+  return fix_text(path, std::move(text), linter_for(path, file_options), file_options.unsafe_fixes);
 }
 
 RunResult check_text(const std::string& path, std::string text, const EngineOptions& options) {

@@ -10,6 +10,7 @@
 
 #include "lint/config.h"
 #include "lint/diagnostic.h"
+#include "lint/fixer.h"
 #include "lint/glob.h"
 #include "lint/job.h"
 #include "lint/rule_selection.h"
@@ -17,6 +18,9 @@
 #include "parsers/source_files.h"
 
 namespace parlint {
+
+// --fix writes the fixed files, --diff only computes them (DESIGN §4).
+enum class FixMode { kOff, kApply, kDiff };
 
 struct EngineOptions {
   LintOptions lint;
@@ -37,6 +41,8 @@ struct EngineOptions {
   bool cli_rules = false, cli_cluster = false, cli_framework = false;
   std::vector<std::string> cli_select, cli_ignore;
   std::map<std::string, Severity> severity;  // per-rule severity from configuration
+  FixMode fix = FixMode::kOff;
+  bool unsafe_fixes = false;  // --unsafe-fixes: unsafe fixes are applied too
 };
 
 struct InputError {
@@ -51,10 +57,21 @@ struct CheckedDiagnostic {
   std::optional<SuppressedBy> suppressed_by;  // set in RunResult::suppressed
 };
 
+// What --fix or --diff did to one input.
+struct FileFix {
+  std::string path;
+  bool from_stdin = false;
+  std::string original, fixed;
+  std::vector<AppliedFix> applied;
+  std::vector<DroppedFix> dropped;
+  bool written = false;  // --fix replaced the file on disk
+};
+
 struct RunResult {
   std::vector<CheckedDiagnostic> diagnostics;  // sorted by path, line, column, code
   std::vector<CheckedDiagnostic> suppressed;   // hidden by suppression comments (for SARIF and --statistics)
-  std::vector<InputError> errors;              // inputs that could not be read
+  std::vector<InputError> errors;              // inputs that could not be read (or fixed files not written)
+  std::vector<FileFix> fixes;                  // with --fix or --diff: the inputs a fix changed
   int files_checked = 0;
 };
 
@@ -73,6 +90,10 @@ PlanResult plan_from_layout(const RawJob& raw, const EngineOptions& options);
 // An editor buffer: linted (or explained) with the configuration that applies to its path.
 RunResult check_document(const std::string& path, std::string text, const EngineOptions& options);
 PlanResult plan_document(const std::string& path, std::string text, const EngineOptions& options);
+
+// An editor buffer with its fixes applied (the safe ones, or all with options.unsafe_fixes), for the
+// language server's source.fixAll.
+FixedText fix_document(const std::string& path, std::string text, const EngineOptions& options);
 
 // Lints one in-memory file with the options as given.
 RunResult check_text(const std::string& path, std::string text, const EngineOptions& options);

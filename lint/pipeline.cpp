@@ -34,6 +34,7 @@ Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback
   }
   d.help = std::move(f.help);
   d.sensitive = f.sensitive;
+  d.fix_request = std::move(f.fix);
   if (!f.holds_for.empty()) d.holds_for.emplace_back(std::move(f.holds_for), std::move(f.holds_for_at));
   return d;
 }

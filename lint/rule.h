@@ -22,6 +22,8 @@ struct RuleInfo {
   // The settings its job check reads: `plan` names the rules an unknown value keeps from checking, and a
   // test holds every rule to what it declares (tests/unit/rule_keys_test.cpp).
   std::span<const Key> reads = {};
+  // Whether its findings carry a fix, and which kind (its documentation's "Fix" section says what it does).
+  FixAvailability fix = FixAvailability::kNone;
 };
 
 class Rule {

@@ -39,7 +39,7 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
     std::string_view tail = text.substr(hash);
     if (!RE2::PartialMatch(tail, directive(), &kind, &bracket, &equals, &reason)) continue;
     Location where{path, {source.position(line, hash), source.position(line, text.size())}};
-    std::vector<std::string> codes;
+    std::vector<std::string> codes, items;
     std::string list = bracket.empty() ? equals : bracket;
     for (const auto& item : split_list({list})) {
       const Rule* r = RuleRegistry::instance().find(item);
@@ -48,8 +48,18 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
         continue;
       }
       codes.emplace_back(r->info().code);
+      items.push_back(item);
     }
     bool own_line = text.substr(0, hash).find_first_not_of(" \t") == std::string_view::npos;
+    Location removal = where;
+    if (own_line) {
+      removal.range.start = {line, 1};
+      removal.range.end = line < source.line_count() ? SourcePosition{line + 1, 1} : where.range.end;
+    } else {
+      std::size_t before = hash;
+      while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+      removal.range.start = source.position(line, before);
+    }
     if (kind == "enable") {
       for (const auto& c : codes) {
         auto& stack = open[c];
@@ -66,8 +76,8 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
       continue;
     }
     if (kind == "file-ignore") {
-      entries_.push_back(
-          {Entry::kFile, codes, 1, INT_MAX, where, std::vector<bool>(codes.size(), false), reason});
+      entries_.push_back({Entry::kFile, codes, 1, INT_MAX, where, std::vector<bool>(codes.size(), false),
+                          reason, kind, items, removal});
       continue;
     }
     int target = line;
@@ -76,8 +86,8 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
       target = line + 1;
       while (target <= source.line_count() && comment_only(source.line(target))) ++target;
     }
-    entries_.push_back(
-        {Entry::kLine, codes, target, target, where, std::vector<bool>(codes.size(), false), reason});
+    entries_.push_back({Entry::kLine, codes, target, target, where, std::vector<bool>(codes.size(), false),
+                        reason, kind, items, removal});
   }
   for (auto& [code, stack] : open)
     for (auto& [start, loc, why] : stack)
@@ -109,6 +119,20 @@ std::vector<Finding> Suppressions::unused(const std::vector<std::string>& enable
                   (e.kind == Entry::kLine ? " on line " + std::to_string(e.first_line)
                                           : std::string(" in its range"));
       f.help = "remove " + e.codes[i] + " from the comment (the finding it was for is gone)";
+      // Safe: the comment hides nothing. A range (disable ... enable) has two comments to edit; left to you.
+      if (e.kind != Entry::kRange && e.items.size() == e.codes.size()) {
+        FixRequest fix{FixApplicability::kSafe, "remove the unused suppression of " + e.codes[i], {}};
+        if (e.codes.size() == 1) {
+          fix.changes.push_back(replace_text(e.removal, ""));
+        } else {
+          std::string kept;
+          for (std::size_t k = 0; k < e.items.size(); ++k)
+            if (k != i) kept += (kept.empty() ? "" : ", ") + e.items[k];
+          fix.changes.push_back(replace_text(e.comment, "# parlint: " + e.directive + "[" + kept + "]" +
+                                                            (e.reason.empty() ? "" : " -- " + e.reason)));
+        }
+        f.fix = std::move(fix);
+      }
       out.push_back(std::move(f));
     }
   }

@@ -36,6 +36,11 @@ class Suppressions {
     Location comment;
     std::vector<bool> used;  // per code
     std::string reason;
+    // For PL901's fix: the comment's kind and items as written, and the text that removes the comment
+    // (with the space before it, or its whole line when it stands alone).
+    std::string directive;
+    std::vector<std::string> items;
+    Location removal;
   };
   struct Bad {
     std::string name;

@@ -47,6 +47,10 @@ srun torchrun --nnodes=2 --nproc_per_node=4 pretrain_gpt.py --tensor-model-paral
 srun torchrun --nnodes=2 --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4
 ```
 
+`parlint check --fix` sets the ranks per node to the GPUs per node where the rank count is written: a
+**safe** fix when there are more ranks than GPUs (that cannot run), an **unsafe** one when GPUs sit idle
+(more ranks raise the data-parallel size, and with it what the batch sizes must divide).
+
 ## Framework behaviour
 Too many ranks: CUDA out-of-memory or `Duplicate GPU detected` in NCCL. Too few: the job runs on
 part of what it was given.
@@ -65,7 +69,8 @@ is silent; PL107 reports the missing request. When PL104 fires for a launch, PL1
   refused; a maintainer says it cannot work)
 - `man sbatch` (`--gpus-per-node`, `--ntasks-per-node`)
 )md",
-    kReads};
+    kReads,
+    FixAvailability::kSafeOrUnsafe};
 
 class RanksPerNodeMismatch final : public Rule {
  public:
@@ -111,6 +116,12 @@ class RanksPerNodeMismatch final : public Rule {
     }
     f.help = fmt::format("start {} ranks per node (one per GPU), or request {} GPUs per node", *g, *r);
     f.related = related_locations(*gpus, "GPUs per node set here");
+    // One rank per GPU: safe where ranks would share GPUs (that cannot run); unsafe where GPUs sit idle
+    // (more ranks change the data-parallel size and with it the batch arithmetic).
+    if (!ranks->weak && !gpus->weak)
+      f.fix = FixRequest{*r > *g ? FixApplicability::kSafe : FixApplicability::kUnsafe,
+                         fmt::format("start {} ranks per node (set {} to {})", *g, ranks->spelling, *g),
+                         {set_value(*ranks, Value::integer(*g))}};
     out.push_back(std::move(f));
   }
 };

@@ -43,6 +43,10 @@ srun torchrun --nnodes=2 --nproc_per_node=8 pretrain_gpt.py --tensor-model-paral
 srun torchrun --nnodes=$SLURM_NNODES --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 8
 ```
 
+`parlint check --fix` sets the launcher's count to the allocation's where it is written (a **safe** fix:
+the old count hangs or is refused). It is not offered when either count is only a fallback such as
+`${SLURM_NNODES:-1}`.
+
 ## Framework behaviour
 torch.distributed's rendezvous times out (or the job hangs). NeMo's `trainer.num_nodes` is checked by
 PyTorch Lightning: its SLURMEnvironment.validate_settings raises when `num_nodes` differs from
@@ -59,7 +63,8 @@ executor's nodes; NeMo's ConfigValidationPlugin asserts `task.trainer.num_nodes 
   rendezvous waits for that many nodes)
 - `man sbatch` (`--nodes`) and `man srun` (`-N`)
 )md",
-                         kReads};
+                         kReads,
+                         FixAvailability::kSafe};
 
 class NnodesMismatch final : public Rule {
  public:
@@ -93,6 +98,12 @@ class NnodesMismatch final : public Rule {
       f.help = fmt::format("use {} (or $SLURM_NNODES) so that both agree", *b);
     }
     f.related = related_locations(*nodes, "allocation's node count set here");
+    // Safe: a launch told another node count than it is given hangs or is refused. Only when both counts
+    // are written values, not fallbacks.
+    if (!f.weak)
+      f.fix = FixRequest{FixApplicability::kSafe,
+                         fmt::format("set {} to {}, the allocation's node count", nnodes->spelling, *b),
+                         {set_value(*nnodes, Value::integer(*b))}};
     out.push_back(std::move(f));
   }
 };

@@ -43,6 +43,10 @@ model:
 ```
 or raise TP above 1 if activation memory was the reason for SP.
 
+`parlint check --fix` makes this change (a **safe** fix): it turns SP off where it is written
+(`sequence_parallel: false`, `=False`, or the `--sequence-parallel` flag removed), which is what the
+framework runs with or insists on.
+
 ## Framework behaviour
 Severity follows what the framework does: an **error** where Megatron-Core receives the setting and
 raises, a **warning** where the framework turns SP off first (the job runs, without SP).
@@ -67,7 +71,8 @@ raises, a **warning** where the framework turns SP off first (the job runs, with
 - NeMo `nemo/collections/nlp/models/language_modeling/megatron_base_model.py:1019-1025@8cfedd720346`
   (NeMo 1: logs and turns SP off)
 )md",
-    kReads};
+    kReads,
+    FixAvailability::kSafe};
 
 std::string framework_behaviour(Framework fw) {
   switch (fw) {
@@ -115,6 +120,10 @@ class SpWithoutTp final : public Rule {
         "set sequence_parallel to false, or use TP > 1 (SP only pays off together with tensor parallelism)";
     f.related = related_locations(*tp_fact, "TP=1 set here");
     for (const auto& w : sp_fact->written_at) f.related.push_back(w);
+    // Safe: the framework refuses SP at TP=1 or turns it off itself, so off is what runs either way.
+    f.fix = FixRequest{FixApplicability::kSafe,
+                       "set sequence_parallel to false",
+                       {set_value(*sp_fact, Value::boolean(false))}};
     out.push_back(std::move(f));
   }
 };

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "lint/describe.h"
 #include "lint/rule.h"
@@ -64,6 +65,10 @@ model:
 model, or `experimental_attention_variant` written): a Megatron-Bridge model provider parlint does not see
 may use DSA, which takes exactly that spelling.
 
+`parlint check --fix` respells a single written type (a **safe** fix, since Transformer Engine refuses the
+old spelling): `allgather` becomes `all_gather`, and under DSA attention any other type becomes `allgather`.
+A per-layer list and the hierarchical sizes are left to you: several sizes multiply to CP.
+
 ## Framework behaviour
 Transformer Engine fails at the first step; Megatron-LM and Megatron-Bridge assert at start-up for the
 hierarchical settings. DeepSeek Sparse Attention (`experimental_attention_variant: dsa`) does not use
@@ -96,7 +101,8 @@ Not checked, because current Transformer Engine accepts them (older releases ref
 cannot see the version): MLA with `all_gather` or `a2a` (refused before TE 2.9), an a2a head dimension
 that is not a multiple of 8.
 )md",
-    kReads};
+    kReads,
+    FixAvailability::kSafe};
 
 bool valid_type(const std::string& t) {
   return t == "p2p" || t == "all_gather" || t == "a2a" || t == "a2a+p2p";
@@ -114,12 +120,21 @@ class CpCommConfig final : public Rule {
     if (type && type->value.kind() == Value::Kind::kList)
       for (const auto& v : type->value.items())
         if (v.kind() == Value::Kind::kString) types.push_back(v.text());
-    auto finding = [&](const Fact* at, std::string msg, std::string help) {
+    auto finding = [&](const Fact* at, std::string msg, std::string help,
+                       std::optional<FixRequest> fix = std::nullopt) {
       Finding f;
       f.location = at->location.in_file() ? at->location : Location{job.path(), job.range()};
       f.message = std::move(msg);
       f.help = std::move(help);
+      f.fix = std::move(fix);
       out.push_back(std::move(f));
+    };
+    // One written type (not a per-layer list) respelled: safe, Transformer Engine refuses the old one.
+    auto respell = [&](const char* to) -> std::optional<FixRequest> {
+      if (!type || type->value.kind() != Value::Kind::kString) return std::nullopt;
+      return FixRequest{FixApplicability::kSafe,
+                        fmt::format("set cp_comm_type to {}", to),
+                        {set_value(*type, Value::string(to))}};
     };
     const Fact* variant = job.fact(Key::kExperimentalAttentionVariant);
     if (variant && variant->value.kind() == Value::Kind::kString && variant->value.text() == "dsa") {
@@ -136,7 +151,7 @@ class CpCommConfig final : public Rule {
                   "DSA attention with CP={} and cp_comm_type \"{}\"{}: Megatron-Core asserts \"DSAttention "
                   "context parallelism currently supports cp_comm_type=allgather only\"",
                   *cp, types.empty() ? "p2p" : types.front(), type ? "" : " (the default)"),
-              "set cp_comm_type to allgather");
+              "set cp_comm_type to allgather", respell("allgather"));
       return;
     }
     // `allgather` is DSA's spelling: where the attention variant is not known (a Bridge model provider
@@ -151,7 +166,8 @@ class CpCommConfig final : public Rule {
           fmt::format("cp_comm_type \"{}\" is not a communication type Transformer Engine accepts; it raises "
                       "\"Unsupported communication type\" on the first forward pass",
                       t),
-          t == "allgather" ? "spell it all_gather" : "use p2p, all_gather, a2a or a2a+p2p");
+          t == "allgather" ? "spell it all_gather" : "use p2p, all_gather, a2a or a2a+p2p",
+          t == "allgather" ? respell("all_gather") : std::nullopt);
       return;
     }
     if (cp && *cp > 1 && type && type->value.kind() == Value::Kind::kList) {

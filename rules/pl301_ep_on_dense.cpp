@@ -46,6 +46,9 @@ model:
   expert_model_parallel_size: 1     # or set num_moe_experts for an MoE model
 ```
 
+`parlint check --fix --unsafe-fixes` sets EP to 1 where it is written (an **unsafe** fix: if the model was
+meant to have experts, `num_moe_experts` is what is missing).
+
 ## Framework behaviour
 All frameworks end in Megatron-Core's check and refuse to start. parlint only fires when it knows the
 model has no experts: the configuration states the whole model (layers, hidden size, heads) without
@@ -59,7 +62,8 @@ an expert count.
 - Megatron-LM `megatron/core/transformer/transformer_config.py:1682-1683@d98e8a64ddf3` (an expert count of
   0 or less is refused)
 )md",
-    kReads};
+    kReads,
+    FixAvailability::kUnsafe};
 
 class EpOnDense final : public Rule {
  public:
@@ -89,6 +93,10 @@ class EpOnDense final : public Rule {
           "an MoE model";
       f.related = related_locations(*experts, "expert count set here");
       for (const auto& w : ep->written_at) f.related.push_back(w);
+      // Unsafe: the model may be meant to have experts (then num_moe_experts is what is missing).
+      f.fix = FixRequest{FixApplicability::kUnsafe,
+                         "set expert_model_parallel_size to 1",
+                         {set_value(*ep, Value::integer(1))}};
       out.push_back(std::move(f));
       return;
     }

@@ -43,6 +43,10 @@ model:
   micro_batch_size: 2
 ```
 
+`parlint check --fix --unsafe-fixes` sets the global batch size to the nearest multiple of
+micro_batch_size·DP (the smaller one on a tie) where it is written: an **unsafe** fix, because the batch
+size changes the optimisation (learning rate schedules are often tuned to it).
+
 ## Framework behaviour
 Refused at start-up (unless `decrease_batch_size_if_needed`, which silently rounds GBS down).
 
@@ -54,7 +58,8 @@ Refused at start-up (unless `decrease_batch_size_if_needed`, which silently roun
 - Megatron-Bridge `src/megatron/bridge/training/initialize.py:115@067f987df03b` and NeMo
   `nemo/lightning/megatron_init.py:183@8cfedd720346` (both use this calculator)
 )md",
-                         kReads};
+                         kReads,
+                         FixAvailability::kUnsafe};
 
 class BatchDivisibility final : public Rule {
  public:
@@ -80,6 +85,13 @@ class BatchDivisibility final : public Rule {
     if (*gbs / unit > 0) near.push_back(*gbs / unit * unit);
     near.push_back((*gbs / unit + 1) * unit);
     f.help = fmt::format("use a global batch size of {}", join_numbers(near, " or "));
+    // Unsafe: the batch size changes the optimisation. The nearest multiple, the smaller one on a tie.
+    std::int64_t to = near.back();
+    if (near.size() == 2 && *gbs - near.front() <= near.back() - *gbs) to = near.front();
+    if (gbs_fact->location.in_file() && !f.weak)
+      f.fix = FixRequest{FixApplicability::kUnsafe,
+                         fmt::format("set global_batch_size to {}", to),
+                         {set_value(*gbs_fact, Value::integer(to))}};
     out.push_back(std::move(f));
   }
 };

@@ -41,6 +41,10 @@ export CUDA_DEVICE_MAX_CONNECTIONS=1
 torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4 --num-layers 32
 ```
 
+`parlint check --fix` makes this change (a **safe** fix: the framework refuses to start without it): the
+written value becomes 1, or an `export CUDA_DEVICE_MAX_CONNECTIONS=1` line goes right before the launch
+command, with its indentation. A launch inside a continued command line gets no fix.
+
 ## Framework behaviour
 Launches of checkpoint and data tools (merging or converting checkpoints, preparing data) are not
 checked: they do not start training. Megatron-LM refuses to start (`megatron/training/arguments.py:1477-1479@d98e8a64ddf3`, only before
@@ -58,7 +62,8 @@ performance scripts set the variable themselves). Blackwell profiles (`dgx-b200`
 - Megatron-Bridge `scripts/performance/utils/overrides.py:258-262@067f987df03b` (its performance launcher
   sets 1 for TP or CP > 1 on Hopper, 32 on Blackwell)
 )md",
-                         kReads};
+                         kReads,
+                         FixAvailability::kSafe};
 
 bool pre_blackwell(const std::string& gpu) {
   return gpu == "a100" || gpu == "h100" || gpu == "h200" || gpu == "gh200" || gpu == "h800";
@@ -107,6 +112,12 @@ class CudaDeviceMaxConnections final : public Rule {
           *tp > 1 ? "TP" : "CP", *tp > 1 ? *tp : *cp, gpus, missing);
     f.help = "export CUDA_DEVICE_MAX_CONNECTIONS=1 before the launch";
     if (cause && cause->location.in_file()) f.related.push_back({cause->location, "set here"});
+    // Safe: the framework refuses to start without it.
+    if (auto change = environment_change(job, env, "CUDA_DEVICE_MAX_CONNECTIONS", Value::integer(1)))
+      f.fix = FixRequest{FixApplicability::kSafe,
+                         env ? "set CUDA_DEVICE_MAX_CONNECTIONS to 1"
+                             : "export CUDA_DEVICE_MAX_CONNECTIONS=1 before the launch",
+                         {std::move(*change)}};
     out.push_back(std::move(f));
   }
 };

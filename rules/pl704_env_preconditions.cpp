@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "lint/describe.h"
 #include "lint/rule.h"
@@ -75,6 +76,11 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --use-megatron-fsdp --data-parallel-
   --ckpt-format fsdp_dtensor --num-layers 32 --hidden-size 4096 --num-attention-heads 32
 ```
 
+`parlint check --fix` fixes the two checks that have one answer (a **safe** fix: Megatron-LM refuses
+anything else): `NCCL_GRAPH_REGISTER=0` and `CUDA_GRAPHS_USE_NODE_PRIORITY=1`, changed where written or
+exported right before the launch command. FSDP and UCC want a connection count above 1 and deterministic
+mode one of five NCCL algorithms: those choices stay yours.
+
 ## Framework behaviour
 | check | Megatron-LM | Megatron-Bridge |
 |---|---|---|
@@ -95,7 +101,8 @@ Not checked, because they depend on versions parlint cannot see: `nccl_ub` with 
 - Megatron-Bridge `src/megatron/bridge/training/config.py:1110-1112,1043-1063@067f987df03b` (FSDP,
   deterministic mode)
 )md",
-    kReads};
+    kReads,
+    FixAvailability::kSafe};
 
 // An environment variable's value as text ("1" for an integer 1); nullopt when unset or unknown.
 std::optional<std::string> env_text(const Fact* f) {
@@ -117,7 +124,8 @@ class EnvPreconditions final : public Rule {
     const Fact* connections = job.fact(Key::kCudaDeviceMaxConnections);
     const bool one_connection = env_text(connections) == "1";
     auto report = [&](const Fact* at, const Fact* other, Severity severity, std::string message,
-                      std::string help, std::string other_note) {
+                      std::string help, std::string other_note,
+                      std::optional<FixRequest> fix = std::nullopt) {
       Finding f;
       f.location = at && at->location.in_file() ? at->location : Location{job.path(), job.range()};
       f.severity = severity;
@@ -125,7 +133,18 @@ class EnvPreconditions final : public Rule {
       f.help = std::move(help);
       if (other && other->location.in_file() && other != at)
         f.related = related_locations(*other, other_note);
+      f.fix = std::move(fix);
       out.push_back(std::move(f));
+    };
+    // The one value Megatron-LM asks for, where it is written or exported before the launch: safe.
+    auto require = [&](const Fact* existing, std::string_view name,
+                       std::int64_t value) -> std::optional<FixRequest> {
+      auto change = environment_change(job, existing, name, Value::integer(value));
+      if (!change) return std::nullopt;
+      return FixRequest{FixApplicability::kSafe,
+                        existing ? fmt::format("set {} to {}", name, value)
+                                 : fmt::format("export {}={} before the launch", name, value),
+                        {std::move(*change)}};
     };
 
     // E-a: FSDP keeps several streams in flight.
@@ -170,7 +189,8 @@ class EnvPreconditions final : public Rule {
                         reg ? "NCCL_GRAPH_REGISTER=" + reg_text.value_or("?")
                             : std::string("NCCL_GRAPH_REGISTER not set"),
                         reg ? "" : " unless the environment the job starts in sets it"),
-            "export NCCL_GRAPH_REGISTER=0 before the launch", "CUDA graphs chosen here");
+            "export NCCL_GRAPH_REGISTER=0 before the launch", "CUDA graphs chosen here",
+            require(reg, "NCCL_GRAPH_REGISTER", 0));
     }
 
     // E-e: weight sharding with CUDA graphs on Blackwell and later needs node priorities in the graphs.
@@ -194,7 +214,8 @@ class EnvPreconditions final : public Rule {
                 priority ? "CUDA_GRAPHS_USE_NODE_PRIORITY=" + env_text(priority).value_or("?")
                          : std::string("CUDA_GRAPHS_USE_NODE_PRIORITY not set"),
                 priority ? "" : " unless the environment the job starts in sets it"),
-            "export CUDA_GRAPHS_USE_NODE_PRIORITY=1 before the launch", "CUDA graphs chosen here");
+            "export CUDA_GRAPHS_USE_NODE_PRIORITY=1 before the launch", "CUDA graphs chosen here",
+            require(priority, "CUDA_GRAPHS_USE_NODE_PRIORITY", 1));
     }
 
     // E-g: Megatron-Bridge's deterministic mode fixes the NCCL algorithm.

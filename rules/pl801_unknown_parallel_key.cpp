@@ -11,8 +11,24 @@
 namespace parlint {
 namespace {
 
+// The parallel settings a misspelling is compared with.
+constexpr std::array kParallelKeys = {Key::kTensorModelParallelSize,
+                                      Key::kPipelineModelParallelSize,
+                                      Key::kVirtualPipelineModelParallelSize,
+                                      Key::kContextParallelSize,
+                                      Key::kExpertModelParallelSize,
+                                      Key::kExpertTensorParallelSize,
+                                      Key::kSequenceParallel,
+                                      Key::kHierarchicalContextParallelSizes,
+                                      Key::kPipelineModelParallelLayout,
+                                      Key::kCpCommType,
+                                      Key::kNumLayersInFirstPipelineStage,
+                                      Key::kNumLayersInLastPipelineStage};
+
 constexpr RuleInfo kInfo{
-    "PL801", "unknown-parallel-key", Severity::kWarning,
+    "PL801",
+    "unknown-parallel-key",
+    Severity::kWarning,
     "a flag or key that looks like a parallel setting but is not one; suggests the right spelling",
     R"md(# PL801 unknown-parallel-key
 
@@ -41,6 +57,11 @@ torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-parallel-size 8
 torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 8
 ```
 
+`parlint check --fix` respells it (a **safe** fix) when the name is a typo of a parallel setting (two
+character edits) or has a word left out or added; a name with a word swapped for another
+(`--target-tensor-parallel-size`) or that only contains `parallel` keeps the suggestion in the help line,
+and so does a name whose real spelling is written in the same job as well.
+
 ## Framework behaviour
 Megatron-LM: `unrecognized arguments`. Megatron-Bridge: a plain `key=value` override of a key that
 does not exist fails (Hydra struct mode, `OverridesError`); from a YAML override file or as `+key=value`
@@ -59,21 +80,9 @@ it is skipped with "Key ... not found in config object ... Skipping.". NeMo 2: s
   hands extra keyword arguments to Lightning's DDPStrategy unchecked)
 - Lightning `src/lightning/pytorch/strategies/ddp.py:97@7f0c3436cd3f` (they are kept as torch DDP
   options; with NeMo's default `ddp="megatron"` nothing reads them, megatron_strategy.py:354, 707)
-)md"};
-
-// The parallel settings a misspelling is compared with.
-constexpr std::array kParallelKeys = {Key::kTensorModelParallelSize,
-                                      Key::kPipelineModelParallelSize,
-                                      Key::kVirtualPipelineModelParallelSize,
-                                      Key::kContextParallelSize,
-                                      Key::kExpertModelParallelSize,
-                                      Key::kExpertTensorParallelSize,
-                                      Key::kSequenceParallel,
-                                      Key::kHierarchicalContextParallelSizes,
-                                      Key::kPipelineModelParallelLayout,
-                                      Key::kCpCommType,
-                                      Key::kNumLayersInFirstPipelineStage,
-                                      Key::kNumLayersInLastPipelineStage};
+)md",
+    kParallelKeys,  // read only to see whether the real spelling is written too (then no fix)
+    FixAvailability::kSafe};
 
 // Distances from a spelled name to a parallel key. Every flag a launch script passes that parlint does
 // not model reaches this rule (tens per script), so the distances use one row sized by the key, on the
@@ -237,6 +246,19 @@ class UnknownParallelKey final : public Rule {
       f.message = fmt::format("{} is not a {} setting; did you mean {}? {}", u.spelling,
                               framework_display_name(job.framework()), suggestion, consequence);
       f.help = fmt::format("spell it {}", suggestion);
+      // Within two edits or a word of one setting, the intended name is clear: respelling it is safe (it
+      // makes the framework read the value it was given). A looser match stays a suggestion.
+      // Not where the real setting is written as well: the rename would make two values compete. And only
+      // for a typo (two character edits) or a word left out or added: a word swapped for another
+      // (--target-tensor-parallel-size, a converter's TP, is two edits from ETP's name) is a guess.
+      const Fact* real = job.fact(best);
+      std::string_view best_key = key_name(best);
+      bool clear =
+          best_chars <= 2 || (word_count(name) != word_count(best_key) && word_distance(name, best_key) == 1);
+      if (clear && !(real && real->location.in_file()))
+        f.fix = FixRequest{FixApplicability::kSafe,
+                           fmt::format("spell it {}", suggestion),
+                           {rename_text(u.location, u.spelling, suggestion)}};
       out.push_back(std::move(f));
     }
   }

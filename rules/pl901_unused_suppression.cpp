@@ -5,7 +5,9 @@
 namespace parlint {
 namespace {
 
-constexpr RuleInfo kInfo{"PL901", "unused-suppression", Severity::kWarning,
+constexpr RuleInfo kInfo{"PL901",
+                         "unused-suppression",
+                         Severity::kWarning,
                          "a suppression comment that suppressed nothing",
                          R"md(# PL901 unused-suppression
 
@@ -31,6 +33,9 @@ model:
   sequence_parallel: true
 ```
 
+`parlint check --fix` removes it (a **safe** fix): the whole comment when it names one rule, that rule
+from its list otherwise. A `disable=` … `enable=` range is two comments and is left to you.
+
 ## Framework behaviour
 None: this is about parlint's own comments.
 
@@ -38,7 +43,9 @@ None: this is about parlint's own comments.
 - parlint manual `docs/usage.md`, "Suppressions" (the `ignore[...]`, `disable=`/`enable=` and
   `file-ignore[...]` comments)
 - ruff, RUF100 unused-noqa, https://docs.astral.sh/ruff/rules/unused-noqa/ (the same check in ruff)
-)md"};
+)md",
+                         {},
+                         FixAvailability::kSafe};
 
 class UnusedSuppression final : public Rule {
  public:

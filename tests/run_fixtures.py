@@ -8,6 +8,11 @@ the findings of every rule; those named fail_* must report CODE and pass_* must 
 least two of each. The Example and Fix blocks of every rule's
 documentation are linted as well (Example must report the rule, Fix must not).
 
+Fixes: every input is also run through `--fix --unsafe-fixes` on stdin. When that changes the text, the
+fixed text is the snapshot `<input>.fixed` (and must not exist otherwise); fixing the fixed text again
+changes nothing; the fixed text parses in its own language (bash -n, Python's ast, a YAML loader). A rule
+whose documentation promises a fix has at least one `.fixed` snapshot; a rule that promises none has none.
+
 An input's first lines may hold `# parlint-args: ...` with extra command-line options.
 Run with --update to rewrite the snapshots on purpose.
 """
@@ -26,7 +31,7 @@ def fixture_inputs():
     for base, dirs, files in os.walk(os.path.join(ROOT, "fixtures")):
         dirs.sort()
         for name in sorted(files):
-            if name.endswith(".expected") or name == "README.md":
+            if name.endswith((".expected", ".fixed")) or name == "README.md":
                 continue
             yield os.path.relpath(os.path.join(base, name), ROOT)
 
@@ -53,6 +58,74 @@ def run(parlint, args, stdin=None):
                           cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=60)
 
 
+def fix(parlint, args, path, text):
+    """The text after --fix --unsafe-fixes (stdin in, fixed text out), and the run's stderr."""
+    proc = subprocess.run([parlint, "check", "--fix", "--unsafe-fixes", "--fail-on", "never", "--color", "never",
+                           *args, "-", "--stdin-filename", path], cwd=ROOT, input=text, capture_output=True,
+                          text=True, timeout=60)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def parse_error(path, text):
+    """Why the text does not parse in its own language, or None."""
+    if path.endswith(".py"):
+        try:
+            import ast
+            ast.parse(text)
+        except SyntaxError as e:
+            return f"python: {e}"
+        return None
+    if path.endswith((".yaml", ".yml")):
+        try:
+            import yaml
+        except ImportError:
+            return None
+        try:
+            list(yaml.safe_load_all(text))
+        except yaml.YAMLError as e:
+            return f"yaml: {e}"
+        return None
+    if path.endswith((".sh", ".sbatch", ".slurm", ".bash")) or text.startswith("#!"):
+        proc = subprocess.run(["bash", "-n"], input=text, capture_output=True, text=True, timeout=30)
+        return None if proc.returncode == 0 else f"bash -n: {proc.stderr.strip()}"
+    return None
+
+
+def check_fix(opts, path, args, failures, fixed_rules):
+    with open(os.path.join(ROOT, path), encoding="utf-8", errors="surrogateescape") as f:
+        original = f.read()
+    rc, fixed, err = fix(opts.parlint, args, path, original)
+    if rc not in (0, 1):
+        failures.append(f"{path}: --fix exit code {rc}: {err.strip()}")
+        return
+    snapshot = os.path.join(ROOT, path + ".fixed")
+    if fixed != original:
+        parts = path.split(os.sep)
+        if len(parts) == 4 and parts[1] == "rules":
+            fixed_rules.add(parts[2])
+        if opts.update:
+            with open(snapshot, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(fixed)
+        elif not os.path.exists(snapshot):
+            failures.append(f"{path}: --fix changes it but there is no snapshot {path}.fixed (run with --update)")
+        else:
+            with open(snapshot, encoding="utf-8", errors="surrogateescape") as f:
+                want = f.read()
+            if want != fixed:
+                failures.append(f"{path}: fixed text differs from {path}.fixed\n--- expected\n{want}--- actual\n{fixed}")
+        rc2, again, _ = fix(opts.parlint, args, path, fixed)
+        if again != fixed:
+            failures.append(f"{path}: --fix on the fixed text changes it again:\n{again}")
+        why = parse_error(path, fixed)
+        if why:
+            failures.append(f"{path}: the fixed text does not parse: {why}")
+    elif os.path.exists(snapshot):
+        if opts.update:
+            os.remove(snapshot)
+        else:
+            failures.append(f"{path}: --fix changes nothing but {path}.fixed exists")
+
+
 def doc_blocks(docs, heading):
     """The (language, text) code blocks under a heading of a rule's documentation."""
     section = re.search(r"^## " + heading + r"\n(.*?)(?=^## |\Z)", docs, re.S | re.M)
@@ -68,6 +141,7 @@ def main():
     opts = ap.parse_args()
     failures = []
     counts = {}
+    fixed_rules = set()
 
     for path in fixture_inputs():
         proc = run(opts.parlint, [*extra_args(path), *rule_selection(path), path])
@@ -85,6 +159,7 @@ def main():
                 want = f.read()
             if want != proc.stdout:
                 failures.append(f"{path}: output differs from the snapshot\n--- expected\n{want}--- actual\n{proc.stdout}")
+        check_fix(opts, path, [*extra_args(path), *rule_selection(path)], failures, fixed_rules)
         parts = path.split(os.sep)
         if len(parts) == 4 and parts[1] == "rules":
             code, name = parts[2], parts[3]
@@ -106,6 +181,12 @@ def main():
         c = counts.get(code, {"fail": 0, "pass": 0})
         if c["fail"] < 2 or c["pass"] < 2:
             failures.append(f"{code}: needs at least 2 fail_ and 2 pass_ fixtures (has {c['fail']} and {c['pass']})")
+        if rule["fix"] != "none" and code not in fixed_rules:
+            failures.append(f"{code}: its documentation promises a {rule['fix']} fix but no fixture has a .fixed snapshot")
+        if rule["fix"] == "none" and code in fixed_rules:
+            failures.append(f"{code}: a fixture is fixed but the rule declares no fix (RuleInfo::fix)")
+        if rule["fix"] != "none" and "--fix" not in rule["docs"]:
+            failures.append(f"{code}: its documentation does not say what `parlint check --fix` does")
         examples, fixes = doc_blocks(rule["docs"], "Example"), doc_blocks(rule["docs"], "Fix")
         if not examples or not fixes:
             failures.append(f"{code}: documentation needs a yaml or bash Example and Fix block")

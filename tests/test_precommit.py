@@ -1,7 +1,7 @@
 """The pre-commit hooks, driven by Debian's real `pre-commit` against a snapshot of this working tree used
 as a hook repository (local path and commit): a bad sbatch script blocks the commit with the right code,
 the fix lets it through, configured excludes and cross-file references still apply when pre-commit passes
-file names, and the `parlint-build` hook builds parlint from source on first use and then reuses it."""
+file names, the `parlint-fix` hook applies the safe fixes, and the `parlint-build` hook builds parlint from source on first use and then reuses it."""
 import os
 import shutil
 import subprocess
@@ -120,6 +120,24 @@ class PreCommitHooks(unittest.TestCase):
         commit = subprocess.run(["git", "commit", "-q", "-m", "fixed"], cwd=repo, env=env, capture_output=True,
                                 text=True, timeout=300)
         self.assertEqual(commit.returncode, 0, commit.stdout + commit.stderr)
+        run = self.pre_commit(repo, "run", "--all-files")
+        self.assertEqual(run.returncode, 0, run.stdout)
+        self.assertIn("Passed", run.stdout)
+
+    def test_fix_hook_fixes_the_file_and_the_second_run_passes(self):
+        # SP with TP=1 (Megatron-LM warns and turns it off): the safe fix removes the flag.
+        fixable = GOOD.replace("--tensor-model-parallel-size 8", "--tensor-model-parallel-size 1")
+        repo = self.project("parlint-fix", {"slurm/sp.sbatch": fixable})
+        git(repo, "add", "-A")
+        run = self.pre_commit(repo, "run", "--all-files")
+        # pre-commit fails a hook that changed files, and says so.
+        self.assertEqual(run.returncode, 1, run.stdout)
+        self.assertIn("files were modified by this hook", run.stdout)
+        with open(os.path.join(repo, "slurm/sp.sbatch")) as f:
+            fixed = f.read()
+        self.assertNotIn("--sequence-parallel", fixed)
+        self.assertEqual(fixed, fixable.replace(" --sequence-parallel", ""))
+        git(repo, "add", "-A")
         run = self.pre_commit(repo, "run", "--all-files")
         self.assertEqual(run.returncode, 0, run.stdout)
         self.assertIn("Passed", run.stdout)

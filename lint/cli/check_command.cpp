@@ -15,6 +15,35 @@
 #include "lint/reporters/reporter.h"
 
 namespace parlint::cli {
+namespace {
+
+// --diff: the fixes as one unified diff, nothing written; exit 1 when there is a fix (DESIGN §4).
+int report_diff(const RunResult& result, const std::string& output) {
+  std::string diff;
+  std::size_t fixed = 0;
+  for (const auto& f : result.fixes) {
+    diff += unified_diff(f.path, f.original, f.fixed);
+    fixed += f.applied.size();
+  }
+  if (output.empty()) {
+    std::cout << diff << std::flush;
+  } else {
+    std::ofstream out(output, std::ios::binary | std::ios::trunc);
+    out << diff;
+    if (!out) return usage_error("cannot write " + output);
+  }
+  std::cerr << fmt::format("Would fix {} finding{}.\n", fixed, fixed == 1 ? "" : "s");
+  bool internal = false;
+  for (const auto& e : result.errors) {
+    internal |= e.internal;
+    std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
+  }
+  if (internal) return kExitInternal;
+  if (!result.errors.empty()) return kExitUsage;
+  return fixed > 0 ? kExitFindings : kExitClean;
+}
+
+}  // namespace
 
 int run_check_command(const CheckArgs& a) {
   EngineOptions options;
@@ -48,8 +77,15 @@ int run_check_command(const CheckArgs& a) {
     options.exclude.push_back(std::move(glob));
   }
   std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"."} : a.paths;
+  options.fix = a.diff ? FixMode::kDiff : a.fix ? FixMode::kApply : FixMode::kOff;
+  options.unsafe_fixes = a.unsafe_fixes;
 
   RunResult result = run_check(paths, options);
+  for (const auto& f : result.fixes)
+    for (const auto& d : f.dropped)
+      std::cerr << fmt::format("parlint: {}:{}: the fix for {} was not applied: {}\n", escape_control(f.path),
+                               d.at.range.start.line, d.code, d.why);
+  if (options.fix == FixMode::kDiff) return report_diff(result, a.output);
 
   // In GitHub Actions the default is annotations (DESIGN §4); an explicit --format always wins.
   const char* actions = std::getenv("GITHUB_ACTIONS");
@@ -58,6 +94,8 @@ int run_check_command(const CheckArgs& a) {
                                                                         : "text";
   ReportOptions report;
   report.quiet = a.quiet;
+  report.unsafe_fixes = a.unsafe_fixes;
+  report.show_fixes = a.show_fixes;
   const char* summary_path = std::getenv("GITHUB_STEP_SUMMARY");
   report.step_summary = format == "github" && summary_path && *summary_path;
   bool tty = a.output.empty() && ::isatty(STDOUT_FILENO);
@@ -83,7 +121,19 @@ int run_check_command(const CheckArgs& a) {
     if (!result.suppressed.empty())
       buffer << fmt::format("{:>5}  suppressed by comments\n", result.suppressed.size());
   }
-  if (a.output.empty()) {
+  // `-` with --fix: the fixed text is the output, and the report goes to stderr (as ruff does).
+  const FileFix* fixed_stdin = nullptr;
+  for (const auto& f : result.fixes)
+    if (f.from_stdin) fixed_stdin = &f;
+  bool stdin_fixed = options.fix == FixMode::kApply &&
+                     std::any_of(a.paths.begin(), a.paths.end(), [](const auto& p) { return p == "-"; });
+  if (stdin_fixed) {
+    if (fixed_stdin) std::cout << fixed_stdin->fixed << std::flush;
+  }
+  if (a.show_fixes && format != "text") std::cerr << fixes_listing(result);
+  if (stdin_fixed && a.output.empty()) {
+    std::cerr << buffer.str() << std::flush;
+  } else if (a.output.empty()) {
     std::cout << buffer.str() << std::flush;
   } else {
     std::ofstream out(a.output, std::ios::binary | std::ios::trunc);

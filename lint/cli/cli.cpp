@@ -58,6 +58,11 @@ void add_check_options(CLI::App* cmd, CheckArgs& check) {
   cmd->add_flag("-q,--quiet", check.quiet, "print findings only, no summary");
   cmd->add_flag("--no-suppress", check.no_suppress, "ignore suppression comments (show what they hide)");
   cmd->add_flag("--statistics", check.statistics, "print the number of findings per rule");
+  cmd->add_flag("--fix", check.fix, "apply the safe fixes in place and report what remains");
+  cmd->add_flag("--unsafe-fixes", check.unsafe_fixes,
+                "with --fix or --diff, apply the unsafe fixes too (they change the layout or allocation)");
+  cmd->add_flag("--diff", check.diff, "print the fixes as a unified diff and change nothing");
+  cmd->add_flag("--show-fixes", check.show_fixes, "list the findings --fix fixed");
   cmd->add_option("--max-file-size", check.max_file_size,
                   "larger files are reported and not read (default 16MiB)");
 }

@@ -44,6 +44,7 @@ struct CheckArgs {
   bool force_exclude = false;
   bool no_suppress = false;
   bool statistics = false;
+  bool fix = false, unsafe_fixes = false, diff = false, show_fixes = false;
   std::string max_file_size = "16MiB";
 };
 int run_check_command(const CheckArgs& args);

@@ -225,7 +225,7 @@ class LanguageServer {
              {{"positionEncoding", encoding_ == PositionEncoding::kUtf8 ? "utf-8" : "utf-16"},
               {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
               {"hoverProvider", true},
-              {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
+              {"codeActionProvider", {{"codeActionKinds", {"quickfix", "source.fixAll.parlint"}}}}}},
             {"serverInfo", {{"name", "parlint"}, {"version", PARLINT_VERSION}}}};
   }
 
@@ -519,6 +519,79 @@ class LanguageServer {
     FileKind kind = file_kind(path, std::string_view(text).substr(0, 4096));
     json actions = json::array();
     const json& context = params.at("context");
+    // `only` filters by kind: "quickfix", "source", "source.fixAll" and our own name all select ours.
+    auto wanted = [&](std::string_view kind_name) {
+      if (!context.contains("only") || !context["only"].is_array()) return true;
+      for (const auto& k : context["only"])
+        if (k.is_string()) {
+          std::string_view w = k.get_ref<const std::string&>();
+          if (kind_name == w || (kind_name.starts_with(w) && kind_name[w.size()] == '.')) return true;
+        }
+      return false;
+    };
+    EngineOptions options = options_.engine;
+    options.overlay = &overlay;
+    TextDocument doc(uri, path, text, 0);
+    std::string key = normalized_path(path);
+    auto edit_json = [&](const TextEdit& e) {
+      LspPosition a = doc.to_lsp(e.location.range.start, encoding_),
+                  b = doc.to_lsp(e.location.range.end, encoding_);
+      return json{{"range",
+                   {{"start", {{"line", a.line}, {"character", a.character}}},
+                    {"end", {{"line", b.line}, {"character", b.character}}}}},
+                  {"newText", e.new_text}};
+    };
+    // A rule's fix for each finding in the request (edits in this document only), preferred when safe.
+    if (wanted("quickfix")) {
+      RunResult here = check_document(path, text, options);
+      for (const auto& diag : context.value("diagnostics", json::array())) {
+        if (diag.value("source", "") != "parlint" || !diag.contains("code") || !diag["code"].is_string())
+          continue;
+        int line = diag.at("range").at("start").at("line");
+        for (const auto& cd : here.diagnostics) {
+          const Diagnostic& d = cd.diagnostic;
+          if (!d.fix || d.code != diag["code"] || d.location.range.start.line != line + 1 ||
+              normalized_path(d.location.path) != key || d.message != diag.value("message", d.message))
+            continue;
+          bool elsewhere = std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit& e) {
+            return normalized_path(e.location.path) != key;
+          });
+          if (elsewhere) continue;
+          json edits = json::array();
+          for (const auto& e : d.fix->edits) edits.push_back(edit_json(e));
+          bool safe = d.fix->applicability == FixApplicability::kSafe;
+          actions.push_back({{"title", "Fix " + d.code + ": " + d.fix->message + (safe ? "" : " (unsafe)")},
+                             {"kind", "quickfix"},
+                             {"isPreferred", safe},
+                             {"diagnostics", json::array({diag})},
+                             {"edit", {{"changes", {{uri, edits}}}}}});
+          break;
+        }
+      }
+    }
+    // Every safe fix of the document at once: the lines they change, replaced.
+    if (wanted("source.fixAll.parlint")) {
+      EngineOptions safe_only = options;
+      safe_only.unsafe_fixes = false;
+      FixedText fixed = fix_document(path, text, safe_only);
+      if (!fixed.applied.empty() && fixed.text != text) {
+        std::size_t head = 0;
+        while (head < text.size() && head < fixed.text.size() && text[head] == fixed.text[head]) ++head;
+        std::size_t tail = 0;
+        while (tail < text.size() - head && tail < fixed.text.size() - head &&
+               text[text.size() - 1 - tail] == fixed.text[fixed.text.size() - 1 - tail])
+          ++tail;
+        // Whole lines: from the start of the first changed line.
+        while (head > 0 && text[head - 1] != '\n') --head;
+        TextEdit whole{
+            Location{path, {doc.source().position(head), doc.source().position(text.size() - tail)}},
+            fixed.text.substr(head, fixed.text.size() - tail - head)};
+        actions.push_back({{"title", fmt::format("Fix all safe parlint findings ({})", fixed.applied.size())},
+                           {"kind", "source.fixAll.parlint"},
+                           {"edit", {{"changes", {{uri, json::array({edit_json(whole)})}}}}}});
+      }
+    }
+    if (!wanted("quickfix")) return actions;
     for (const auto& diag : context.value("diagnostics", json::array())) {
       if (diag.value("source", "") != "parlint" || !diag.contains("code") || !diag["code"].is_string())
         continue;
@@ -528,7 +601,6 @@ class LanguageServer {
       auto edits = verified_suppression(path, text, kind, line, code, diag.value("message", ""), overlay);
       if (!edits) continue;
       json text_edits = json::array();
-      TextDocument doc(uri, path, text, 0);
       for (const auto& e : *edits) {
         LspPosition at{e.line, 0};
         std::string_view l = doc.source().line(e.line + 1);

@@ -12,6 +12,17 @@ nlohmann::ordered_json range_json(const SourceRange& r) {
           {"end", {{"line", r.end.line}, {"column", r.end.column}}}};
 }
 
+nlohmann::ordered_json fix_json(const std::optional<Fix>& fix) {
+  if (!fix) return nullptr;
+  nlohmann::ordered_json edits = nlohmann::ordered_json::array();
+  for (const auto& e : fix->edits)
+    edits.push_back(
+        {{"path", e.location.path}, {"range", range_json(e.location.range)}, {"new_text", e.new_text}});
+  return {{"applicability", std::string(applicability_name(fix->applicability))},
+          {"message", fix->message},
+          {"edits", edits}};
+}
+
 }  // namespace
 
 void report_json(const RunResult& result, const ReportOptions&, std::ostream& out) {
@@ -32,7 +43,7 @@ void report_json(const RunResult& result, const ReportOptions&, std::ostream& ou
                      {"range", range_json(d.location.range)},
                      {"related", related},
                      {"help", d.help},
-                     {"fix", nullptr}});
+                     {"fix", fix_json(d.fix)}});
   }
   nlohmann::ordered_json errors = nlohmann::ordered_json::array();
   for (const auto& e : result.errors) errors.push_back({{"path", e.path}, {"message", e.message}});

@@ -14,6 +14,8 @@ struct ReportOptions {
   bool color = false;
   bool quiet = false;         // diagnostics only, no summary
   bool step_summary = false;  // github: a job summary with every finding is written as well
+  bool unsafe_fixes = false;  // text: unsafe fixes count as available (--unsafe-fixes)
+  bool show_fixes = false;    // text: list what --fix fixed
 };
 
 // The check reports `--format` chooses from, by name: the option's allowed values and its dispatch.
@@ -39,6 +41,8 @@ void report_sarif(const RunResult& result, const ReportOptions& options, std::os
 // A fingerprint of a finding that survives unrelated lines moving: the rule, the primary line's text with
 // whitespace collapsed, and how many identical (rule, text) pairs precede it in the file.
 std::string finding_fingerprint(const std::string& code, std::string_view line_text, int occurrence);
+// What --fix fixed, one line each: "path:line:col: CODE fix message (finding)"; "" when nothing.
+std::string fixes_listing(const RunResult& result);
 void report_plan_json(const PlanResult& plan, std::ostream& out);
 void report_plan_text(const PlanResult& plan, std::ostream& out);
 // The rank layout of a job as SVG, or nullopt with the reason in `why_not`.

@@ -40,6 +40,28 @@ json physical_location(const Location& loc) {
   return {{"artifactLocation", artifact_location(loc.path)}, {"region", region}};
 }
 
+// A fix as SARIF artifactChanges: per file, each edit a deleted region (empty for an insertion) and the
+// text put there.
+json fix_json(const Fix& fix) {
+  json changes = json::array();
+  for (const auto& e : fix.edits) {
+    const SourceRange& r = e.location.range;
+    json replacement = {{"deletedRegion",
+                         {{"startLine", r.start.line},
+                          {"startColumn", r.start.column},
+                          {"endLine", r.end.line},
+                          {"endColumn", r.end.column}}}};
+    if (!e.new_text.empty()) replacement["insertedContent"] = {{"text", e.new_text}};
+    if (changes.empty() || changes.back()["artifactLocation"] != artifact_location(e.location.path))
+      changes.push_back(
+          {{"artifactLocation", artifact_location(e.location.path)}, {"replacements", json::array()}});
+    changes.back()["replacements"].push_back(std::move(replacement));
+  }
+  return {{"description",
+           {{"text", std::string(applicability_name(fix.applicability)) + " fix: " + fix.message}}},
+          {"artifactChanges", changes}};
+}
+
 const char* level(Severity s) {
   return s == Severity::kError ? "error" : s == Severity::kWarning ? "warning" : "note";
 }
@@ -142,6 +164,7 @@ void report_sarif(const RunResult& result, const ReportOptions&, std::ostream& o
       if (!related.empty()) r["relatedLocations"] = related;
     }
     r["partialFingerprints"] = {{"parlint/v1", finding_fingerprint(d.code, text, occurrence)}};
+    if (d.fix) r["fixes"] = json::array({fix_json(*d.fix)});
     if (cd.suppressed_by) {
       json s = {{"kind", "inSource"}, {"status", "accepted"}};
       if (!cd.suppressed_by->reason.empty()) s["justification"] = cd.suppressed_by->reason;

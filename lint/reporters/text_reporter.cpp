@@ -63,6 +63,10 @@ void report_text(const RunResult& result, const ReportOptions& options, std::ost
     }
     if (!d.help.empty())
       out << gutter << " = " << st.wrap("1", "help") << ": " << escape_control(d.help) << "\n";
+    if (d.fix)
+      out << gutter << " = " << st.wrap("1", "fix") << " ("
+          << (d.fix->applicability == FixApplicability::kSafe ? "safe" : "unsafe, with --unsafe-fixes")
+          << "): " << escape_control(d.fix->message) << "\n";
     for (const auto& rel : d.related) {
       if (rel.location.in_file())
         out << gutter << " = " << st.wrap("1", "note") << ": " << location_text(rel.location) << ": "
@@ -70,6 +74,7 @@ void report_text(const RunResult& result, const ReportOptions& options, std::ost
     }
     out << "\n";
   }
+  if (options.show_fixes) out << fixes_listing(result);
   if (options.quiet) return;
   int total = counts[0] + counts[1] + counts[2];
   std::string files = fmt::format("{} file{}", result.files_checked, result.files_checked == 1 ? "" : "s");
@@ -85,6 +90,29 @@ void report_text(const RunResult& result, const ReportOptions& options, std::ost
                        total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1],
                        counts[1] == 1 ? "" : "s", counts[0], files, unread);
   }
+  std::size_t fixed = 0, safe = 0, unsafe = 0;
+  for (const auto& f : result.fixes) fixed += f.applied.size();
+  for (const auto& cd : result.diagnostics)
+    if (cd.diagnostic.fix) ++(cd.diagnostic.fix->applicability == FixApplicability::kSafe ? safe : unsafe);
+  if (fixed > 0) out << fmt::format("Fixed {} finding{}.\n", fixed, fixed == 1 ? "" : "s");
+  if (safe + (options.unsafe_fixes ? unsafe : 0) > 0)
+    out << fmt::format("{} fixable with --fix{}.\n", safe + (options.unsafe_fixes ? unsafe : 0),
+                       options.unsafe_fixes ? " --unsafe-fixes" : "");
+  if (!options.unsafe_fixes && unsafe > 0)
+    out << fmt::format("{} more with --unsafe-fixes (they change the layout or the allocation).\n", unsafe);
+}
+
+std::string fixes_listing(const RunResult& result) {
+  std::string out;
+  std::size_t fixed = 0;
+  for (const auto& f : result.fixes) fixed += f.applied.size();
+  if (fixed == 0) return out;
+  out += fmt::format("Fixed {} finding{}:\n", fixed, fixed == 1 ? "" : "s");
+  for (const auto& f : result.fixes)
+    for (const auto& a : f.applied)
+      out += fmt::format("  {}: {} ({}): {}\n", location_text(a.at), a.code,
+                         applicability_name(a.fix.applicability), escape_control(a.fix.message));
+  return out;
 }
 
 }  // namespace parlint
