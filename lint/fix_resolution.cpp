@@ -110,6 +110,9 @@ std::optional<ByteRange> flag_removal(std::string_view text, ByteRange flag) {
   std::size_t after = e;
   while (after < line_end && (text[after] == ' ' || text[after] == '\t')) ++after;
   bool only_on_line = blank(line_start, b);
+  // A comment after a flag alone on its line is about the flag: it goes with it.
+  if (only_on_line && after < line_end && text[after] == '#' && after > e)
+    return ByteRange{line_start, std::min(line_end + 1, text.size())};
   if (only_on_line && after < line_end && text[after] == '\\' && blank(after + 1, line_end))
     return ByteRange{line_start, std::min(line_end + 1, text.size())};
   if (only_on_line && blank(after, line_end)) {

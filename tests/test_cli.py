@@ -286,8 +286,101 @@ class Examples(unittest.TestCase):
         doc = json.loads(run("check", "--format", "json", "fixtures/examples", cwd=ROOT).stdout)
         with_findings = {d["path"] for d in doc["diagnostics"]}
         files = {os.path.join("fixtures/examples", f) for f in os.listdir(os.path.join(ROOT, "fixtures/examples"))
-                 if not f.endswith(".expected")}
+                 if not f.endswith((".expected", ".fixed"))}
         self.assertEqual(with_findings, files)
+
+
+# SP at TP=1 in a Megatron-LM launch (a safe fix removes the flag), a misspelt TP flag (a safe respelling)
+# and a global batch size DP does not divide (an unsafe fix).
+FIXABLE = """#!/bin/bash
+TP=1
+torchrun --nproc_per_node=8 pretrain_gpt.py \\
+    --tensor-model-parallel-size $TP \\
+    --sequence-parallel \\
+    --pipeline-model-paralel-size 1 \\
+    --micro-batch-size 1 --global-batch-size 12 \\
+    --num-layers 32
+"""
+
+
+class Fixes(TempDir):
+    def test_fix_applies_safe_fixes_and_a_second_run_changes_nothing(self):
+        path = self.write("train.sh", FIXABLE)
+        os.chmod(path, 0o750)
+        r = run("check", "--fix", "--show-fixes", path)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)  # the unsafe PL503 remains
+        with open(path) as f:
+            fixed = f.read()
+        self.assertNotIn("--sequence-parallel", fixed)
+        self.assertIn("--pipeline-model-parallel-size 1", fixed)
+        self.assertIn("--global-batch-size 12", fixed)  # unsafe: not without --unsafe-fixes
+        self.assertIn("Fixed 2 findings:", r.stdout)
+        self.assertIn("PL201 (safe): set sequence_parallel to false", r.stdout)
+        self.assertIn("error[PL503]", r.stdout)
+        self.assertIn("1 more with --unsafe-fixes", r.stdout)
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o750)  # the mode is kept
+        again = run("check", "--fix", path)
+        with open(path) as f:
+            self.assertEqual(f.read(), fixed)
+        self.assertNotIn("Fixed", again.stdout)
+        r = run("check", "--fix", "--unsafe-fixes", path)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(path) as f:
+            self.assertIn("--global-batch-size 8", f.read())
+
+    def test_diff_changes_nothing_and_patch_accepts_it(self):
+        path = self.write("train.sh", FIXABLE)
+        r = run("check", "--diff", "--unsafe-fixes", "train.sh", cwd=self.dir)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("Would fix 3 findings.", r.stderr)
+        with open(path) as f:
+            self.assertEqual(f.read(), FIXABLE)
+        self.assertTrue(r.stdout.startswith("--- train.sh\n+++ train.sh\n@@ "), r.stdout)
+        patch = subprocess.run(["patch", "-p0"], cwd=self.dir, input=r.stdout, capture_output=True, text=True)
+        self.assertEqual(patch.returncode, 0, patch.stdout + patch.stderr)
+        clean = run("check", "--diff", "--unsafe-fixes", "train.sh", cwd=self.dir)
+        self.assertEqual((clean.returncode, clean.stdout), (0, ""))
+        self.assertEqual(run("check", "train.sh", cwd=self.dir).returncode, 0)
+
+    def test_stdin_prints_the_fixed_text_and_reports_on_stderr(self):
+        r = run("check", "--fix", "-", "--stdin-filename", "train.sh", stdin=FIXABLE)
+        self.assertNotIn("--sequence-parallel", r.stdout)
+        self.assertTrue(r.stdout.startswith("#!/bin/bash\n"), r.stdout)
+        self.assertIn("PL503", r.stderr)
+        clean = run("check", "--fix", "-", "--stdin-filename", "c.yaml", stdin=CLEAN)
+        self.assertEqual(clean.stdout, CLEAN)  # nothing to fix: the text as it came
+
+    def test_json_and_sarif_carry_the_fix(self):
+        path = self.write("train.sh", FIXABLE)
+        doc = json.loads(run("check", "--format", "json", path).stdout)
+        fixes = {d["code"]: d["fix"] for d in doc["diagnostics"]}
+        self.assertEqual(fixes["PL201"]["applicability"], "safe")
+        self.assertEqual(fixes["PL201"]["edits"][0]["new_text"], "")
+        self.assertEqual(fixes["PL503"]["applicability"], "unsafe")
+        self.assertEqual(fixes["PL503"]["edits"][0],
+                         {"path": path, "range": {"start": {"line": 7, "column": 46}, "end": {"line": 7, "column": 48}},
+                          "new_text": "8"})
+        sarif = json.loads(run("check", "--format", "sarif", path).stdout)
+        results = {r["ruleId"]: r for r in sarif["runs"][0]["results"]}
+        change = results["PL503"]["fixes"][0]["artifactChanges"][0]
+        self.assertEqual(change["replacements"][0]["insertedContent"]["text"], "8")
+        self.assertEqual(change["replacements"][0]["deletedRegion"]["startLine"], 7)
+
+    def test_read_only_files_and_fifos_are_reported_not_touched(self):
+        path = self.write("train.sh", FIXABLE)
+        os.chmod(path, 0o444)
+        if os.geteuid() != 0:  # root writes anyway: access(2) says yes
+            r = run("check", "--fix", path)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("not writable", r.stderr)
+            with open(path) as f:
+                self.assertEqual(f.read(), FIXABLE)
+        fifo = os.path.join(self.dir, "pipe.sh")
+        os.mkfifo(fifo)
+        r = run("check", "--fix", fifo)  # refused before it is opened: no writer is needed, nothing hangs
+        self.assertTrue(os.path.exists(fifo) and not os.path.isfile(fifo))
+        self.assertIn("pipe.sh: not a regular file", r.stderr)
+        self.assertEqual(r.returncode, 2)
 
 
 if __name__ == "__main__":
