@@ -551,7 +551,8 @@ class LanguageServer {
         for (const auto& cd : here.diagnostics) {
           const Diagnostic& d = cd.diagnostic;
           if (!d.fix || d.code != diag["code"] || d.location.range.start.line != line + 1 ||
-              normalized_path(d.location.path) != key || d.message != diag.value("message", d.message))
+              normalized_path(d.location.path) != key ||
+              !diag.value("message", d.message).starts_with(d.message))
             continue;
           bool elsewhere = std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit& e) {
             return normalized_path(e.location.path) != key;

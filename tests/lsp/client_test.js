@@ -113,7 +113,7 @@ test('capabilities, diagnostics, a fix, a dependency edit, a code action, hover 
   assert.equal(caps.positionEncoding, 'utf-16');
   assert.equal(caps.textDocumentSync.change, proto.TextDocumentSyncKind.Incremental);
   assert.equal(caps.hoverProvider, true);
-  assert.deepEqual(caps.codeActionProvider.codeActionKinds, ['quickfix']);
+  assert.deepEqual(caps.codeActionProvider.codeActionKinds, ['quickfix', 'source.fixAll.parlint']);
 
   // A bad script: TP=16 on 8-GPU nodes.
   const script = path.join(dir, 'train.sbatch');
@@ -185,6 +185,59 @@ test('capabilities, diagnostics, a fix, a dependency edit, a code action, hover 
   s.conn.sendNotification(proto.DidCloseTextDocumentNotification.type, { textDocument: { uri: uriOf(launch) } });
   await s.until(uriOf(launch), (x) => x.diagnostics.length === 0 && x.version === undefined);
 
+  assert.equal(await s.stop(), 0);
+});
+
+// SP at TP=1 (a safe fix removes the flag) and a misspelt pipeline flag (a safe respelling), non-ASCII
+// text before them on the lines so that UTF-16 columns differ from code points.
+const FIXABLE = `#!/bin/bash
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+torchrun --nproc_per_node=8 pretrain_gpt.py \\
+  --tensor-model-parallel-size 1 \\
+  --sequence-parallel \\
+  --pipeline-model-paralel-size 1 \\
+  --num-layers 32 --data-path "données/𝔠orpus"
+`;
+
+test('a rule\'s fix as a preferred quick fix, and source.fixAll.parlint', async () => {
+  const dir = workspace();
+  const s = await start({ general: { positionEncodings: ['utf-16'] } });
+  const file = path.join(dir, 'fix.sh');
+  const uri = uriOf(file);
+  s.open(file, FIXABLE, 'shellscript');
+  let p = await s.until(uri, (x) => codes(x).includes('PL201') && codes(x).includes('PL801'));
+  const sp = p.diagnostics.find((x) => x.code === 'PL201');
+  const actions = await s.conn.sendRequest(proto.CodeActionRequest.type, {
+    textDocument: { uri }, range: sp.range, context: { diagnostics: [sp], only: ['quickfix'] },
+  });
+  const fix = actions.find((a) => a.title.startsWith('Fix PL201'));
+  assert.ok(fix, JSON.stringify(actions));
+  assert.equal(fix.kind, 'quickfix');
+  assert.equal(fix.isPreferred, true);
+  assert.ok(actions.some((a) => a.title.startsWith('Suppress PL201')), 'the suppression stays on offer');
+  let text = applyEdits(FIXABLE, fix.edit.changes[uri]);
+  assert.equal(text, FIXABLE.replace('  --sequence-parallel \\\n', ''));
+  s.conn.sendNotification(proto.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri, version: 2 }, contentChanges: [{ text }],
+  });
+  p = await s.until(uri, (x) => x.version === 2);
+  assert.deepEqual(codes(p), ['PL801']);
+
+  // Every safe fix of the document at once, as editors request it on save.
+  const all = await s.conn.sendRequest(proto.CodeActionRequest.type, {
+    textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    context: { diagnostics: [], only: ['source.fixAll'] },
+  });
+  assert.equal(all.length, 1, JSON.stringify(all));
+  assert.equal(all[0].kind, 'source.fixAll.parlint');
+  text = applyEdits(text, all[0].edit.changes[uri]);
+  assert.match(text, /--pipeline-model-parallel-size 1/);
+  assert.match(text, /"données\/𝔠orpus"\n$/);
+  s.conn.sendNotification(proto.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri, version: 3 }, contentChanges: [{ text }],
+  });
+  p = await s.until(uri, (x) => x.version === 3);
+  assert.deepEqual(codes(p), []);
   assert.equal(await s.stop(), 0);
 });
 
