@@ -66,7 +66,7 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
         if (stack.empty()) continue;
         auto [start, loc, why] = stack.back();
         stack.pop_back();
-        entries_.push_back({Entry::kRange, {c}, start, line, loc, {false}, why});
+        entries_.push_back({Entry::kRange, {c}, start, line, loc, {false}, why, {}, {}, {}});
       }
       continue;
     }
@@ -91,7 +91,7 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
   }
   for (auto& [code, stack] : open)
     for (auto& [start, loc, why] : stack)
-      entries_.push_back({Entry::kRange, {code}, start, INT_MAX, loc, {false}, why});
+      entries_.push_back({Entry::kRange, {code}, start, INT_MAX, loc, {false}, why, {}, {}, {}});
 }
 
 std::optional<SuppressedBy> Suppressions::suppresses(const Diagnostic& d) {
