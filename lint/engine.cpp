@@ -209,9 +209,12 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
 }
 
 // --fix and --diff: the file's fixes applied to its text, then the fixed text linted for the report.
+// Every rule, whatever the run selects: a fix must not break what another rule checks.
 LintText linter_for(const std::string& path, const EngineOptions& options) {
-  return [&path, &options](const std::string& t) {
-    FileOutcome o = lint_text(path, t, options);
+  EngineOptions all = options;
+  all.rules = *RuleSelection::make({}, {});
+  return [path, all = std::move(all)](const std::string& t) {
+    FileOutcome o = lint_text(path, t, all);
     LintedText l;
     l.syntax_errors = o.syntax_errors;
     for (auto& cd : o.diagnostics) l.diagnostics.push_back(std::move(cd.diagnostic));
@@ -220,7 +223,8 @@ LintText linter_for(const std::string& path, const EngineOptions& options) {
 }
 
 FileOutcome fix_input(const Input& input, const std::string& text, const EngineOptions& options) {
-  FixedText fixed = fix_text(input.path, text, linter_for(input.path, options), options.unsafe_fixes);
+  FixedText fixed = fix_text(input.path, text, linter_for(input.path, options), options.unsafe_fixes,
+                             [&](std::string_view code) { return options.rules.enabled(code); });
   FileOutcome outcome = lint_text(input.path, fixed.text, options);
   if (fixed.applied.empty() && fixed.dropped.empty() && !input.from_stdin) return outcome;
   FileFix fix;
@@ -380,7 +384,8 @@ FixedText fix_document(const std::string& path, std::string text, const EngineOp
   ConfigResolver configs(options.config, options.discover_config);
   Input input{path, false, configs.for_file(path)};
   EngineOptions file_options = options_for(input, options);
-  return fix_text(path, std::move(text), linter_for(path, file_options), file_options.unsafe_fixes);
+  return fix_text(path, std::move(text), linter_for(path, file_options), file_options.unsafe_fixes,
+                  [&](std::string_view code) { return file_options.rules.enabled(code); });
 }
 
 RunResult check_text(const std::string& path, std::string text, const EngineOptions& options) {

@@ -24,17 +24,18 @@ std::optional<ByteRange> bytes_of(const SourceText& source, const Location& at) 
   return ByteRange{b, e};
 }
 
-// The last occurrence of `token` in [range) that stands alone: no word character on either side (and for
-// numbers no '.', so 8 is not found in 1.8 or 8.5).
-std::optional<ByteRange> last_token(std::string_view text, ByteRange range, std::string_view token,
-                                    bool number) {
+// The last occurrence of `token` in [range) that stands alone as a value: no word character, '-' or '.'
+// on either side (8 is not in 1.8, 8.5 or -8; `no` is not the one in --no-overlap-p2p-communication).
+std::optional<ByteRange> last_token(std::string_view text, ByteRange range, std::string_view token) {
   if (token.empty() || range.end - range.begin < token.size()) return std::nullopt;
   std::string_view window = text.substr(range.begin, range.end - range.begin);
   for (std::size_t pos = window.rfind(token); pos != std::string_view::npos;
        pos = pos == 0 ? std::string_view::npos : window.rfind(token, pos - 1)) {
     std::size_t b = range.begin + pos, e = b + token.size();
-    auto bad = [&](char c) { return word_char(c) || (number && c == '.'); };
-    bool alone_before = b == 0 || !(bad(text[b - 1]) || (number && text[b - 1] == '-'));
+    // A string value may carry its own '-' or '.' inside (a2a+p2p, expandable_segments:True) but not
+    // continue past the token.
+    auto bad = [&](char c) { return word_char(c) || c == '-' || c == '.'; };
+    bool alone_before = b == 0 || !bad(text[b - 1]);
     bool alone_after = e >= text.size() || !bad(text[e]);
     if (alone_before && alone_after) return ByteRange{b, e};
     if (pos == 0) break;
@@ -69,7 +70,7 @@ std::optional<Found> find_value(std::string_view text, ByteRange range, const Va
   if (auto o = old.as_int()) {
     auto n = value.as_int();
     if (!n) return std::nullopt;
-    if (auto r = last_token(text, range, std::to_string(*o), true)) return Found{*r, std::to_string(*n)};
+    if (auto r = last_token(text, range, std::to_string(*o))) return Found{*r, std::to_string(*n)};
     return std::nullopt;
   }
   if (auto o = old.as_bool()) {
@@ -78,14 +79,14 @@ std::optional<Found> find_value(std::string_view text, ByteRange range, const Va
     std::optional<Found> best;
     for (const auto& [t, f] : kBoolSpellings) {
       std::string_view was = *o ? t : f, becomes = *n ? t : f;
-      if (auto r = last_token(text, range, was, was == "1" || was == "0"))
+      if (auto r = last_token(text, range, was))
         if (!best || r->begin > best->range.begin) best = Found{*r, std::string(becomes)};
     }
     return best;
   }
   if (old.kind() == Value::Kind::kString) {
     if (value.kind() != Value::Kind::kString || !plain_string(value.text())) return std::nullopt;
-    if (auto r = last_token(text, range, old.text(), false)) return Found{*r, value.text()};
+    if (auto r = last_token(text, range, old.text())) return Found{*r, value.text()};
   }
   return std::nullopt;
 }

@@ -12,7 +12,7 @@
 namespace parlint {
 namespace {
 
-constexpr int kMaxPasses = 8;  // ruff stops at 100; a launch script's fixes settle in two or three
+constexpr int kMaxPasses = 16;  // ruff stops at 100; a launch script's fixes settle in two or three
 
 bool same_file(const Diagnostic& d, const std::string& path) {
   if (d.location.path != path || !d.fix) return false;
@@ -44,7 +44,8 @@ bool fix_allowed(const Fix& fix, bool unsafe) {
   return fix.applicability == FixApplicability::kSafe || unsafe;
 }
 
-FixedText fix_text(const std::string& path, std::string text, const LintText& lint, bool unsafe) {
+FixedText fix_text(const std::string& path, std::string text, const LintText& lint, bool unsafe,
+                   const RuleFilter& selected) {
   FixedText out;
   out.text = std::move(text);
   LintedText current = lint(out.text);
@@ -52,15 +53,37 @@ FixedText fix_text(const std::string& path, std::string text, const LintText& li
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     SourceText base(out.text);
     std::vector<const Diagnostic*> candidates;
-    for (const auto& d : current.diagnostics)
-      if (same_file(d, path) && fix_allowed(*d.fix, unsafe) && !given_up.count({d.code, d.message}))
+    for (const auto& d : current.diagnostics) {
+      if (!d.fix || !fix_allowed(*d.fix, unsafe) || !selected(d.code) || given_up.count({d.code, d.message}))
+        continue;
+      if (same_file(d, path)) {
         candidates.push_back(&d);
+      } else if (d.location.path == path) {
+        // The value lives in a file this run reads for context: shown in the report, applied by a run on
+        // that file (where its own findings can verify it), not from here.
+        given_up.insert({d.code, d.message});
+        std::string other;
+        for (const auto& e : d.fix->edits)
+          if (e.location.path != path) other = e.location.path;
+        out.dropped.push_back(
+            {d.code, d.location, "its edit is in " + other + ", which this file only reads"});
+      }
+    }
     if (candidates.empty()) break;
     out.passes = pass + 1;
+    // Safe fixes first; then at most one unsafe fix per pass, the lowest code first (a TP inside the node
+    // before a node count), so that two layout changes are never made against the same old layout.
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Diagnostic* a, const Diagnostic* b) {
+      bool sa = a->fix->applicability == FixApplicability::kSafe,
+           sb = b->fix->applicability == FixApplicability::kSafe;
+      if (sa != sb) return sa;
+      return !sa && a->code < b->code;
+    });
     std::vector<TextEdit> accepted;
     LintedText accepted_lint;
-    bool progress = false;
+    bool progress = false, unsafe_done = false;
     for (const Diagnostic* d : candidates) {
+      if (unsafe_done) break;
       bool clash = std::any_of(d->fix->edits.begin(), d->fix->edits.end(), [&](const TextEdit& e) {
         return std::any_of(accepted.begin(), accepted.end(),
                            [&](const TextEdit& a) { return edits_overlap(a, e); });
@@ -89,6 +112,7 @@ FixedText fix_text(const std::string& path, std::string text, const LintText& li
       accepted_lint = std::move(after);
       out.applied.push_back({d->code, d->message, d->location, *d->fix});
       progress = true;
+      unsafe_done = d->fix->applicability == FixApplicability::kUnsafe;
     }
     if (!progress) break;
     out.text = apply_edits(base, accepted);

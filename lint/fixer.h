@@ -39,7 +39,11 @@ struct FixedText {
 // Which fixes a run applies.
 bool fix_allowed(const Fix& fix, bool unsafe);
 
-FixedText fix_text(const std::string& path, std::string text, const LintText& lint, bool unsafe);
+// `lint` runs every rule, so that a fix that breaks what another rule checks is caught even when the run
+// selects fewer; only the findings of the `selected` rules are fixed.
+using RuleFilter = std::function<bool(std::string_view code)>;
+FixedText fix_text(const std::string& path, std::string text, const LintText& lint, bool unsafe,
+                   const RuleFilter& selected);
 
 // A unified diff of two texts with three lines of context (`patch -p0` accepts it); "" when equal.
 std::string unified_diff(const std::string& path, std::string_view before, std::string_view after);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <numeric>
+#include <optional>
 
 #include "lint/describe.h"
 #include "lint/rule.h"
@@ -54,6 +55,11 @@ model:
   pipeline_model_parallel_size: 2  # scale across nodes with PP (or DP)
 ```
 
+`parlint check --fix --unsafe-fixes` sets TP (or ETP) to the NVLink domain size, or, for a size that does
+not divide the domain, to the largest one below it that does (an **unsafe** fix: the layout changes, and
+data parallelism takes the GPUs TP gives up). The fix is dropped when the new data-parallel size makes
+another rule fail, such as a global batch size it does not divide.
+
 ## Framework behaviour
 No framework checks this: Megatron-LM, Megatron-Bridge and NeMo build the groups and run.
 
@@ -70,7 +76,8 @@ The domain comes from `--nvlink-domain N`, an explicit `--cluster` profile (`gb2
 - Megatron-Bridge `scripts/performance/utils/utils.py:316-328@067f987df03b` (NVLink domain sizes: 8 GPUs
   for H100, B200, B300; 72 for GB200, GB300)
 )md",
-                         kReads};
+                         kReads,
+                         FixAvailability::kUnsafe};
 
 // TP groups are `size` consecutive ranks; count those in the first `world` ranks that touch two domains.
 // Groups of `size` consecutive ranks that straddle two domains. The pattern repeats every
@@ -136,6 +143,7 @@ class TpCrossesNvlinkDomain final : public Rule {
           "larger "
           "NVLink domain (GB200 NVL72), pass --cluster gb200-nvl72 or --nvlink-domain 72",
           label, d, join_numbers(fitting, " or "));
+      f.fix = into_domain(*fact, label, d);
       out.push_back(std::move(f));
       return;
     }
@@ -154,7 +162,17 @@ class TpCrossesNvlinkDomain final : public Rule {
         label, size, d, domain_source, *world, bad, groups, label,
         world_fact->weak ? " (" + world_fact->weak_note + ")" : "");
     f.help = fmt::format("use a {} that divides {} ({})", label, d, join_numbers(fitting, " or "));
+    if (!fitting.empty() && !f.weak) f.fix = into_domain(*fact, label, fitting.back());
     out.push_back(std::move(f));
+  }
+
+  // Unsafe: the size becomes `to`, which fits one NVLink domain; data parallelism takes the rest of the
+  // GPUs (the world size stays), so the batch sizes must still divide (the fix is dropped if they do not).
+  static std::optional<FixRequest> into_domain(const Fact& fact, const char* label, std::int64_t to) {
+    if (fact.weak) return std::nullopt;
+    return FixRequest{FixApplicability::kUnsafe,
+                      fmt::format("set {} to {} (data parallelism takes the other GPUs)", label, to),
+                      {set_value(fact, Value::integer(to))}};
   }
 };
 

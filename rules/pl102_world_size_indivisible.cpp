@@ -1,6 +1,8 @@
 // PL102 world-size-indivisible: the world size is not a multiple of the dense or expert model-parallel size.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "lint/describe.h"
 #include "lint/rule.h"
 
@@ -63,6 +65,11 @@ model:
   pipeline_model_parallel_size: 2
 ```
 
+`parlint check --fix --unsafe-fixes` sets the node count to the nearest one whose world size the layout
+divides (the smaller on a tie), everywhere it is written (`#SBATCH --nodes` and the launcher's `--nnodes`
+together): an **unsafe** fix, because it changes the allocation. It is not offered when the counts written
+disagree (PL106) or the world size rests on a fallback.
+
 ## Framework behaviour
 Megatron-Core, Megatron-LM, Megatron-Bridge and NeMo all refuse to start. The expert check uses the
 effective ETP: TP when unset (Megatron-Core, Megatron-LM, NeMo), 1 when EP > 1 (Megatron-Bridge).
@@ -80,7 +87,8 @@ multiplies it, so if that product does not divide the world size, no value of th
 - Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:87-88@067f987df03b` (unset ETP becomes
   1 when EP > 1)
 )md",
-                         kReads};
+                         kReads,
+                         FixAvailability::kUnsafe};
 
 class WorldSizeIndivisible final : public Rule {
  public:
@@ -133,6 +141,7 @@ class WorldSizeIndivisible final : public Rule {
     f.help += ", or change the parallel sizes so that TP·PP·CP and PP·EP·ETP divide " + std::to_string(W);
 
     add_related(job, *wf, f);
+    if (!wf->weak) f.fix = node_count_fix(job, W, M);
     out.push_back(std::move(f));
   }
 
@@ -233,6 +242,34 @@ class WorldSizeIndivisible final : public Rule {
   // The setting to change: the world size where it is written, unless that is a helper outside the job
   // (a shared trainer() given num_nodes); then where the job itself chose the value (its default
   // num_nodes=1), or else a parallel size the job sets.
+  // Unsafe: the nearest node count whose world size the layout divides (the smaller one on a tie), set
+  // wherever that count is written (the allocation and the launcher's count alike, so they stay equal).
+  static std::optional<FixRequest> node_count_fix(const Job& job, std::int64_t world,
+                                                  std::int64_t min_world) {
+    std::vector<const Fact*> written;
+    std::optional<std::int64_t> nodes;
+    for (Key k : {Key::kNodes, Key::kNnodes}) {
+      const Fact* f = job.fact(k);
+      if (!f || !f->location.in_file() || f->weak) continue;
+      auto n = f->value.as_int();
+      if (!n || *n <= 0 || (nodes && *n != *nodes)) return std::nullopt;
+      nodes = n;
+      written.push_back(f);
+    }
+    if (!nodes || world % *nodes != 0) return std::nullopt;
+    std::int64_t per_node = world / *nodes;
+    auto counts = nearest_valid_node_counts(min_world, per_node, *nodes);
+    if (counts.empty()) return std::nullopt;
+    std::int64_t to = counts.front();
+    if (counts.size() == 2 && counts[1] - *nodes < *nodes - counts[0]) to = counts[1];
+    FixRequest fix{
+        FixApplicability::kUnsafe,
+        fmt::format("run on {} nodes ({} GPUs, a multiple of M = {})", to, to * per_node, min_world),
+        {}};
+    for (const Fact* f : written) fix.changes.push_back(set_value(*f, Value::integer(to)));
+    return fix;
+  }
+
   static Location anchor(const Job& job, const Fact& world) {
     const SourceRange& extent = job.extent();
     auto inside = [&](const Location& l) {

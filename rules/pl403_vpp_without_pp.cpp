@@ -44,6 +44,10 @@ model:
   virtual_pipeline_model_parallel_size: 2
 ```
 
+`parlint check --fix` removes `--no-overlap-p2p-communication` when Megatron-LM refuses it with a virtual
+pipeline over PP = 2 (a **safe** fix: the overlap is the default). A virtual pipeline size without a
+pipeline has no fix: whether PP should grow or VPP go is a layout choice.
+
 ## Framework behaviour
 Megatron-Core raises RuntimeError. Megatron-LM and NeMo 1 treat VPP = 1 as unset; Megatron-Bridge
 passes even VPP = 1 through and fails.
@@ -57,7 +61,8 @@ passes even VPP = 1 through and fails.
 - Megatron-Bridge `src/megatron/bridge/training/initialize.py:808@067f987df03b` (VPP is passed to
   `initialize_model_parallel` as set)
 )md",
-                         kReads};
+                         kReads,
+                         FixAvailability::kSafe};
 
 class VppWithoutPp final : public Rule {
  public:
@@ -101,6 +106,10 @@ class VppWithoutPp final : public Rule {
         "batch\"";
     f.help = "keep the p2p overlap (remove --no-overlap-p2p-communication), or use PP > 2";
     f.related = related_locations(*job.fact(Key::kPipelineModelParallelSize), "PP set here");
+    // Safe: Megatron-LM refuses the combination, and the overlap is its default.
+    f.fix = FixRequest{FixApplicability::kSafe,
+                       "keep the p2p overlap (remove --no-overlap-p2p-communication)",
+                       {set_value(*overlap, Value::boolean(true))}};
     out.push_back(std::move(f));
   }
 };

@@ -60,6 +60,10 @@ model:
   micro_batch_size: 1
 ```
 
+`parlint check --fix --unsafe-fixes` sets the global batch size to the nearest multiple of MBS·DP·g (the
+smaller one on a tie) where it is written: an **unsafe** fix, since the batch size changes the
+optimisation.
+
 ## Framework behaviour
 Fails at the first training step in every framework.
 
@@ -70,7 +74,8 @@ Fails at the first training step in every framework.
 - Megatron-Bridge `src/megatron/bridge/recipes/glm/h100/glm5.py:54-60@067f987df03b` (GLM-5.2 on 416 H100:
   PP 13, VPP 2, g 16; GBS 1024 at line 97)
 )md",
-    kReads};
+    kReads,
+    FixAvailability::kUnsafe};
 
 class VppMicrobatches final : public Rule {
  public:
@@ -119,6 +124,13 @@ class VppMicrobatches final : public Rule {
                          g == *pp ? "PP" : "g", step, std::max<std::int64_t>(step, *gbs / step * step),
                          (*gbs / step + 1) * step);
     if (g_fact && g_fact->location.in_file()) f.related.push_back({g_fact->location, "group size set here"});
+    // Unsafe (the batch size changes the optimisation): the nearest multiple, the smaller one on a tie.
+    std::int64_t below = *gbs / step * step, above = (*gbs / step + 1) * step;
+    std::int64_t to = below >= step && *gbs - below <= above - *gbs ? below : above;
+    if (gbs_fact->location.in_file() && !gbs_fact->weak)
+      f.fix = FixRequest{FixApplicability::kUnsafe,
+                         fmt::format("set global_batch_size to {}", to),
+                         {set_value(*gbs_fact, Value::integer(to))}};
     out.push_back(std::move(f));
   }
 };
