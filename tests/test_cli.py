@@ -129,7 +129,10 @@ class Formats(TempDir):
         self.assertEqual((d["code"], d["name"], d["severity"]), ("PL101", "tp-crosses-nvlink-domain", "error"))
         self.assertEqual(d["path"], "a/bad.yaml")  # relative stays relative
         self.assertEqual(d["range"], {"start": {"line": 5, "column": 31}, "end": {"line": 5, "column": 33}})
-        self.assertIsNone(d["fix"])
+        # An unsafe fix: TP into the 8-GPU node, as an edit of the value's own text.
+        self.assertEqual(d["fix"], {"applicability": "unsafe",
+                                    "message": "set TP to 8 (data parallelism takes the other GPUs)",
+                                    "edits": [{"path": "a/bad.yaml", "range": d["range"], "new_text": "8"}]})
         self.assertEqual(d["related"][0]["path"], "a/bad.yaml")
         self.assertEqual(d["related"][0]["range"]["start"]["line"], 2)
         self.assertIsInstance(d["related"][0]["message"], str)

@@ -83,13 +83,6 @@ void report_text(const RunResult& result, const ReportOptions& options, std::ost
                            ? ""
                            : fmt::format("; {} input{} could not be read", result.errors.size(),
                                          result.errors.size() == 1 ? "" : "s");
-  if (total == 0) {
-    out << fmt::format("No problems found in {}{}.\n", files, unread);
-  } else {
-    out << fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {}{}.\n", total,
-                       total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1],
-                       counts[1] == 1 ? "" : "s", counts[0], files, unread);
-  }
   std::size_t fixed = 0, safe = 0, unsafe = 0;
   for (const auto& f : result.fixes) fixed += f.applied.size();
   for (const auto& cd : result.diagnostics)
@@ -100,6 +93,13 @@ void report_text(const RunResult& result, const ReportOptions& options, std::ost
                        options.unsafe_fixes ? " --unsafe-fixes" : "");
   if (!options.unsafe_fixes && unsafe > 0)
     out << fmt::format("{} more with --unsafe-fixes (they change the layout or the allocation).\n", unsafe);
+  if (total == 0) {
+    out << fmt::format("No problems found in {}{}.\n", files, unread);
+  } else {
+    out << fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {}{}.\n", total,
+                       total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1],
+                       counts[1] == 1 ? "" : "s", counts[0], files, unread);
+  }
 }
 
 std::string fixes_listing(const RunResult& result) {
