@@ -49,7 +49,6 @@ struct FileOutcome {
   std::vector<CheckedDiagnostic> diagnostics;
   std::vector<CheckedDiagnostic> suppressed;
   std::optional<InputError> error;
-  std::optional<FileFix> fix;
   std::size_t syntax_errors = 0;
   bool checked = false;
 };
@@ -208,46 +207,35 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
   return outcome;
 }
 
-// --fix and --diff: the file's fixes applied to its text, then the fixed text linted for the report.
-// Every rule, whatever the run selects: a fix must not break what another rule checks.
-LintText linter_for(const std::string& path, const EngineOptions& options) {
+// What fixing needs from the run: every rule (a fix must not break what another rule checks), the
+// other files as the fixes so far left them, and each file's own parser for the files a fix edits.
+FixEnvironment environment(const std::string& path, const EngineOptions& options) {
+  FixEnvironment env;
   EngineOptions all = options;
   all.rules = *RuleSelection::make({}, {});
-  return [path, all = std::move(all)](const std::string& t) {
-    FileOutcome o = lint_text(path, t, all);
+  env.lint = [path, all](const std::string& text, const std::map<std::string, std::string>& others) {
+    SourceOverlay local;
+    if (all.overlay) local.buffers = all.overlay->buffers;
+    for (const auto& [p, t] : others) local.buffers[normalized_path(p)] = t;
+    EngineOptions o = all;
+    o.overlay = &local;
+    FileOutcome r = lint_text(path, text, o);
     LintedText l;
-    l.syntax_errors = o.syntax_errors;
-    for (auto& cd : o.diagnostics) l.diagnostics.push_back(std::move(cd.diagnostic));
+    l.syntax_errors = r.syntax_errors;
+    for (auto& cd : r.diagnostics) l.diagnostics.push_back(std::move(cd.diagnostic));
     return l;
   };
-}
-
-FileOutcome fix_input(const Input& input, const std::string& text, const EngineOptions& options) {
-  FixedText fixed = fix_text(input.path, text, linter_for(input.path, options), options.unsafe_fixes,
-                             [&](std::string_view code) { return options.rules.enabled(code); });
-  FileOutcome outcome = lint_text(input.path, fixed.text, options);
-  if (fixed.applied.empty() && fixed.dropped.empty() && !input.from_stdin) return outcome;
-  FileFix fix;
-  fix.path = input.path;
-  fix.from_stdin = input.from_stdin;
-  fix.original = text;
-  fix.fixed = std::move(fixed.text);
-  fix.applied = std::move(fixed.applied);
-  fix.dropped = std::move(fixed.dropped);
-  if (options.fix == FixMode::kApply && !input.from_stdin && fix.fixed != fix.original) {
-    if (auto why = replace_file_text(input.path, fix.original, fix.fixed)) {
-      outcome.error = InputError{input.path, *why};
-      // Nothing was written: what was reported as fixed is still there.
-      outcome = lint_text(input.path, text, options);
-      outcome.error = InputError{input.path, *why};
-      fix.applied.clear();
-      fix.fixed = fix.original;
-    } else {
-      fix.written = true;
-    }
-  }
-  outcome.fix = std::move(fix);
-  return outcome;
+  env.read = [max = options.max_file_size, overlay = options.overlay](const std::string& p) {
+    return FileReader(max, overlay).read(p);
+  };
+  env.syntax_errors = [max = options.max_file_size](const std::string& p, const std::string& text) {
+    SourceText source(text);
+    FileReader reader(max);
+    return parse_source(p, source, reader).errors.size();
+  };
+  env.selected = [rules = options.rules](std::string_view code) { return rules.enabled(code); };
+  env.unsafe = options.unsafe_fixes;
+  return env;
 }
 
 FileOutcome lint_input(const Input& input, const EngineOptions& base) {
@@ -258,7 +246,6 @@ FileOutcome lint_input(const Input& input, const EngineOptions& base) {
     o.error = InputError{input.path, text.error()};
     return o;
   }
-  if (options.fix != FixMode::kOff) return fix_input(input, *text, options);
   return lint_text(input.path, std::move(*text), options);
 }
 
@@ -268,12 +255,9 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
   for (auto& o : outcomes) {
     result.files_checked += o.checked;
     if (o.error) result.errors.push_back(std::move(*o.error));
-    if (o.fix) result.fixes.push_back(std::move(*o.fix));
     std::move(o.diagnostics.begin(), o.diagnostics.end(), std::back_inserter(result.diagnostics));
     std::move(o.suppressed.begin(), o.suppressed.end(), std::back_inserter(result.suppressed));
   }
-  std::sort(result.fixes.begin(), result.fixes.end(),
-            [](const FileFix& a, const FileFix& b) { return a.path < b.path; });
   // A shared helper that recipes in several files inherit from: one finding naming all of them.
   merge_inherited(result.diagnostics);
   merge_inherited(result.suppressed);
@@ -307,9 +291,124 @@ void add_to_plan(AnalysedFile analysed, PlanResult& result) {
   }
 }
 
+// --fix and --diff (DESIGN §4). Inputs go one after another, because a fix may edit a file that another
+// input reads (a params.sh several launch scripts source): each fixed text is kept in an overlay that
+// later inputs read. Then the changed files are written (--fix), and every input is linted again, as
+// the fixes left it, for the report.
+RunResult run_fix(const std::vector<std::string>& paths, const EngineOptions& options) {
+  std::vector<InputError> errors;
+  ConfigResolver configs(options.config, options.discover_config);
+  std::vector<Input> inputs = collect_inputs(paths, options, configs, errors);
+  SourceOverlay overlay;
+  if (options.overlay) overlay.buffers = options.overlay->buffers;
+  std::map<std::string, FileFix> changed;  // by normalized path (standard input by its own key)
+  std::vector<std::optional<std::string>> texts(inputs.size());
+  auto key_of = [](const Input& input) {
+    return input.from_stdin ? std::string("\n<stdin>") : normalized_path(input.path);
+  };
+  auto entry = [&](const std::string& key, const std::string& path, const std::string& original,
+                   bool from_stdin) -> FileFix& {
+    auto [it, fresh] = changed.try_emplace(key);
+    if (fresh) {
+      it->second.path = path;
+      it->second.from_stdin = from_stdin;
+      it->second.original = it->second.fixed = original;
+    }
+    return it->second;
+  };
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Input& input = inputs[i];
+    EngineOptions o = options_for(input, options);
+    o.overlay = &overlay;
+    const std::string key = key_of(input);
+    if (auto it = overlay.buffers.find(key); !input.from_stdin && it != overlay.buffers.end()) {
+      texts[i] = it->second;
+    } else if (auto t = read_text(input, o)) {
+      texts[i] = std::move(*t);
+    } else {
+      errors.push_back({input.path, t.error()});
+      continue;
+    }
+    try {
+      FixEnvironment env = environment(input.path, o);
+      if (input.from_stdin) env.others_refused = "and fixes of standard input change only its own text";
+      FixedText fixed = fix_text(input.path, *texts[i], env);
+      FileFix& own = entry(key, input.path, *texts[i], input.from_stdin);
+      own.fixed = fixed.text;
+      if (!input.from_stdin) overlay.buffers[key] = fixed.text;
+      for (auto& [p, after] : fixed.others_after) {
+        std::string k = normalized_path(p);
+        FileFix& other = entry(k, p, fixed.others_before[p], false);
+        other.fixed = after;
+        if (other.edited_for.empty()) other.edited_for = input.path;
+        overlay.buffers[k] = std::move(after);
+      }
+      // Each fix is listed with the file its first edit changes.
+      for (auto& a : fixed.applied) {
+        const std::string& p = a.fix.edits.front().location.path;
+        (p == input.path ? own : changed[normalized_path(p)]).applied.push_back(std::move(a));
+      }
+      for (auto& d : fixed.dropped) own.dropped.push_back(std::move(d));
+      // Nothing to say about this one: its text need not be kept (the report reads it again).
+      if (own.fixed == own.original && own.applied.empty() && own.dropped.empty() && !input.from_stdin) {
+        changed.erase(key);
+        overlay.buffers.erase(key);
+      }
+      if (!input.from_stdin) texts[i] = std::string();  // read again for the report
+    } catch (const std::exception& e) {
+      errors.push_back({input.path, std::string("internal error: ") + e.what(), true});
+      texts[i].reset();
+    }
+  }
+  // Written only where the text changed; a file that cannot be written keeps what it had, and the
+  // report reads it from disk again.
+  for (auto& [key, f] : changed) {
+    if (options.fix != FixMode::kApply || f.from_stdin || f.fixed == f.original) continue;
+    if (auto why = replace_file_text(f.path, f.original, f.fixed)) {
+      errors.push_back({f.path, *why});
+      f.applied.clear();
+      f.fixed = f.original;
+      overlay.buffers.erase(key);
+    } else {
+      f.written = true;
+    }
+  }
+  std::vector<FileOutcome> outcomes;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!texts[i]) continue;
+    EngineOptions o = options_for(inputs[i], options);
+    o.overlay = &overlay;
+    const std::string key = key_of(inputs[i]);
+    std::string text;
+    if (auto own = changed.find(key); own != changed.end()) {
+      text = own->second.fixed;
+    } else if (inputs[i].from_stdin) {
+      text = std::move(*texts[i]);
+    } else if (auto t = read_text(inputs[i], o)) {
+      text = std::move(*t);
+    } else {
+      errors.push_back({inputs[i].path, t.error()});
+      continue;
+    }
+    try {
+      outcomes.push_back(lint_text(inputs[i].path, text, o));
+    } catch (const std::exception& e) {
+      errors.push_back({inputs[i].path, std::string("internal error: ") + e.what(), true});
+    }
+  }
+  RunResult result = merge(outcomes, std::move(errors));
+  for (auto& [_, f] : changed)
+    if (f.from_stdin || f.fixed != f.original || !f.applied.empty() || !f.dropped.empty())
+      result.fixes.push_back(std::move(f));
+  std::sort(result.fixes.begin(), result.fixes.end(),
+            [](const FileFix& a, const FileFix& b) { return a.path < b.path; });
+  return result;
+}
+
 }  // namespace
 
 RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& options) {
+  if (options.fix != FixMode::kOff) return run_fix(paths, options);
   std::vector<InputError> errors;
   ConfigResolver configs(options.config, options.discover_config);
   std::vector<Input> inputs = collect_inputs(paths, options, configs, errors);
@@ -384,8 +483,9 @@ FixedText fix_document(const std::string& path, std::string text, const EngineOp
   ConfigResolver configs(options.config, options.discover_config);
   Input input{path, false, configs.for_file(path)};
   EngineOptions file_options = options_for(input, options);
-  return fix_text(path, std::move(text), linter_for(path, file_options), file_options.unsafe_fixes,
-                  [&](std::string_view code) { return file_options.rules.enabled(code); });
+  FixEnvironment env = environment(path, file_options);
+  env.others_refused = "and fixing one document changes only that document";
+  return fix_text(path, std::move(text), env);
 }
 
 RunResult check_text(const std::string& path, std::string text, const EngineOptions& options) {

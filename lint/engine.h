@@ -65,6 +65,9 @@ struct FileFix {
   std::vector<AppliedFix> applied;
   std::vector<DroppedFix> dropped;
   bool written = false;  // --fix replaced the file on disk
+  // A file the linted one reads (a sourced params.sh), edited because the value is written there: the
+  // input whose findings it fixes.
+  std::string edited_for;
 };
 
 struct RunResult {

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "lint/fix_resolution.h"
@@ -14,23 +16,20 @@ namespace {
 
 constexpr int kMaxPasses = 16;  // ruff stops at 100; a launch script's fixes settle in two or three
 
-bool same_file(const Diagnostic& d, const std::string& path) {
-  if (d.location.path != path || !d.fix) return false;
-  return std::all_of(d.fix->edits.begin(), d.fix->edits.end(),
-                     [&](const TextEdit& e) { return e.location.path == path; });
-}
-
 // The finding is gone when fewer findings of its rule start on its line (one comment can carry two
 // unused suppressions; a value fix that leaves the finding leaves the count).
-bool still_there(const Diagnostic& d, std::span<const TextEdit> edits, const LintedText& before,
+bool still_there(const Diagnostic& d, const std::vector<TextEdit>& edits, const LintedText& before,
                  const LintedText& after) {
   auto count = [&](const LintedText& l, int line) {
     return std::count_if(l.diagnostics.begin(), l.diagnostics.end(), [&](const Diagnostic& x) {
       return x.code == d.code && x.location.path == d.location.path && x.location.range.start.line == line;
     });
   };
+  std::vector<TextEdit> here;
+  for (const auto& e : edits)
+    if (e.location.path == d.location.path) here.push_back(e);
   int line = d.location.range.start.line;
-  return count(after, line_after_edits(line, edits)) >= count(before, line);
+  return count(after, line_after_edits(line, here)) >= count(before, line);
 }
 
 std::ptrdiff_t errors(const LintedText& l) {
@@ -38,37 +37,66 @@ std::ptrdiff_t errors(const LintedText& l) {
                        [](const Diagnostic& d) { return d.severity == Severity::kError; });
 }
 
+bool edit_before(const TextEdit& a, const TextEdit& b) {
+  return std::tie(a.location.path, a.location.range.start) <
+         std::tie(b.location.path, b.location.range.start);
+}
+
+// The texts of one pass: the file's and those of the other files its fixes edit, as the pass found them.
+class PassTexts {
+ public:
+  PassTexts(const std::string& path, const std::string& text,
+            const std::map<std::string, std::string>& others, const FixEnvironment& env)
+      : path_(path), env_(env), others_(others) {
+    base_.emplace(path, std::make_unique<SourceText>(text));
+  }
+  // nullptr when the file cannot be read.
+  const SourceText* base(const std::string& path) {
+    auto it = base_.find(path);
+    if (it != base_.end()) return it->second.get();
+    std::optional<std::string> text;
+    if (auto o = others_.find(path); o != others_.end())
+      text = o->second;
+    else
+      text = env_.read(path);
+    return base_.emplace(path, text ? std::make_unique<SourceText>(std::move(*text)) : nullptr)
+        .first->second.get();
+  }
+  // Every file's text after `edits` (sorted by path and position): the file's own, and the others.
+  std::map<std::string, std::string> apply(const std::vector<TextEdit>& edits) {
+    std::map<std::string, std::vector<TextEdit>> by_path;
+    for (const auto& e : edits) by_path[e.location.path].push_back(e);
+    std::map<std::string, std::string> out;
+    for (auto& [p, list] : by_path)
+      if (const SourceText* b = base(p)) out[p] = apply_edits(*b, list);
+    return out;
+  }
+
+ private:
+  const std::string& path_;
+  const FixEnvironment& env_;
+  const std::map<std::string, std::string>& others_;
+  std::map<std::string, std::unique_ptr<SourceText>> base_;
+};
+
 }  // namespace
 
 bool fix_allowed(const Fix& fix, bool unsafe) {
   return fix.applicability == FixApplicability::kSafe || unsafe;
 }
 
-FixedText fix_text(const std::string& path, std::string text, const LintText& lint, bool unsafe,
-                   const RuleFilter& selected) {
+FixedText fix_text(const std::string& path, std::string text, const FixEnvironment& env) {
   FixedText out;
   out.text = std::move(text);
-  LintedText current = lint(out.text);
+  LintedText current = env.lint(out.text, out.others_after);
   std::set<std::pair<std::string, std::string>> given_up;  // dropped once: not tried again
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    SourceText base(out.text);
+    PassTexts texts(path, out.text, out.others_after, env);
     std::vector<const Diagnostic*> candidates;
-    for (const auto& d : current.diagnostics) {
-      if (!d.fix || !fix_allowed(*d.fix, unsafe) || !selected(d.code) || given_up.count({d.code, d.message}))
-        continue;
-      if (same_file(d, path)) {
+    for (const auto& d : current.diagnostics)
+      if (d.fix && fix_allowed(*d.fix, env.unsafe) && env.selected(d.code) &&
+          !given_up.count({d.code, d.message}))
         candidates.push_back(&d);
-      } else if (d.location.path == path) {
-        // The value lives in a file this run reads for context: shown in the report, applied by a run on
-        // that file (where its own findings can verify it), not from here.
-        given_up.insert({d.code, d.message});
-        std::string other;
-        for (const auto& e : d.fix->edits)
-          if (e.location.path != path) other = e.location.path;
-        out.dropped.push_back(
-            {d.code, d.location, "its edit is in " + other + ", which this file only reads"});
-      }
-    }
     if (candidates.empty()) break;
     out.passes = pass + 1;
     // Safe fixes first; then at most one unsafe fix per pass, the lowest code first (a TP inside the node
@@ -80,6 +108,7 @@ FixedText fix_text(const std::string& path, std::string text, const LintText& li
       return !sa && a->code < b->code;
     });
     std::vector<TextEdit> accepted;
+    std::map<std::string, std::string> accepted_texts;
     LintedText accepted_lint;
     bool progress = false, unsafe_done = false;
     for (const Diagnostic* d : candidates) {
@@ -89,33 +118,63 @@ FixedText fix_text(const std::string& path, std::string text, const LintText& li
                            [&](const TextEdit& a) { return edits_overlap(a, e); });
       });
       if (clash) continue;  // the next pass, on the text this one leaves
+      std::string why;
+      for (const auto& e : d->fix->edits) {
+        if (e.location.path != path && !env.others_refused.empty())
+          why = "its edit is in " + e.location.path + ", " + env.others_refused;
+        else if (!texts.base(e.location.path))
+          why = "cannot read " + e.location.path;
+      }
       std::vector<TextEdit> trial = accepted;
       trial.insert(trial.end(), d->fix->edits.begin(), d->fix->edits.end());
-      std::sort(trial.begin(), trial.end(), [](const TextEdit& a, const TextEdit& b) {
-        return a.location.range.start < b.location.range.start;
-      });
-      LintedText after = lint(apply_edits(base, trial));
-      std::string why;
-      if (after.syntax_errors > current.syntax_errors)
+      std::sort(trial.begin(), trial.end(), edit_before);
+      std::map<std::string, std::string> after_texts;
+      LintedText after;
+      if (why.empty()) {
+        after_texts = texts.apply(trial);
+        std::map<std::string, std::string> others = out.others_after;
+        for (const auto& [p, t] : after_texts)
+          if (p != path) others[p] = t;
+        auto own = after_texts.find(path);
+        after = env.lint(own != after_texts.end() ? own->second : out.text, others);
+        // Another file the fix edits must still parse on its own.
+        for (const auto& e : d->fix->edits) {
+          const std::string& p = e.location.path;
+          if (p == path || !why.empty()) continue;
+          if (env.syntax_errors(p, after_texts[p]) > env.syntax_errors(p, std::string(texts.base(p)->text())))
+            why = "the fixed text of " + p + " does not parse";
+        }
+      }
+      if (!why.empty()) {
+      } else if (after.syntax_errors > current.syntax_errors) {
         why = "the fixed text does not parse";
-      else if (still_there(*d, trial, current, after))
+      } else if (still_there(*d, trial, current, after)) {
         why = "the finding is still there after the fix";
-      else if (errors(after) >
-               errors(accepted.empty() ? current : accepted_lint) - (d->severity == Severity::kError ? 1 : 0))
+      } else if (errors(after) > errors(accepted.empty() ? current : accepted_lint) -
+                                     (d->severity == Severity::kError ? 1 : 0)) {
         why = "the fix leads to another error";
+      }
       if (!why.empty()) {
         given_up.insert({d->code, d->message});
         out.dropped.push_back({d->code, d->location, std::move(why)});
         continue;
       }
       accepted = std::move(trial);
+      accepted_texts = std::move(after_texts);
       accepted_lint = std::move(after);
       out.applied.push_back({d->code, d->message, d->location, *d->fix});
       progress = true;
       unsafe_done = d->fix->applicability == FixApplicability::kUnsafe;
     }
     if (!progress) break;
-    out.text = apply_edits(base, accepted);
+    for (auto& [p, t] : accepted_texts) {
+      if (p == path) {
+        out.text = std::move(t);
+        continue;
+      }
+      if (!out.others_before.count(p)) out.others_before[p] = std::string(texts.base(p)->text());
+      out.others_after[p] = std::move(t);
+    }
     current = std::move(accepted_lint);
   }
   return out;

@@ -3,6 +3,8 @@
 // fixed text still parses and its finding is gone, and the file linted again until nothing fixable is left
 // (a bounded number of passes, as ruff does). The text comes in and goes out: writing is the engine's.
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +17,23 @@ struct LintedText {
   std::vector<Diagnostic> diagnostics;
   std::size_t syntax_errors = 0;
 };
-using LintText = std::function<LintedText(const std::string& text)>;
+
+using RuleFilter = std::function<bool(std::string_view code)>;
+
+// What fixing needs from the run. `lint` runs every rule on the file, reading the other files as the
+// fixes so far left them (`others`, by path), so that a fix that breaks what another rule checks is
+// caught even when the run selects fewer; only the findings of the `selected` rules are fixed. `read`
+// gives another file's current text (nullopt when it is not a readable regular file), `syntax_errors`
+// parses a text as its own file.
+struct FixEnvironment {
+  std::function<LintedText(const std::string& text, const std::map<std::string, std::string>& others)> lint;
+  std::function<std::optional<std::string>(const std::string& path)> read;
+  std::function<std::size_t(const std::string& path, const std::string& text)> syntax_errors;
+  RuleFilter selected;
+  bool unsafe = false;
+  // Why fixes may not edit other files here (standard input, an editor's document); "" when they may.
+  std::string others_refused;
+};
 
 struct AppliedFix {
   std::string code;
@@ -31,6 +49,8 @@ struct DroppedFix {
 
 struct FixedText {
   std::string text;
+  // Other files the fixes edited, where the value was written (a sourced params.sh): before and after.
+  std::map<std::string, std::string> others_before, others_after;
   std::vector<AppliedFix> applied;
   std::vector<DroppedFix> dropped;
   int passes = 0;
@@ -39,11 +59,7 @@ struct FixedText {
 // Which fixes a run applies.
 bool fix_allowed(const Fix& fix, bool unsafe);
 
-// `lint` runs every rule, so that a fix that breaks what another rule checks is caught even when the run
-// selects fewer; only the findings of the `selected` rules are fixed.
-using RuleFilter = std::function<bool(std::string_view code)>;
-FixedText fix_text(const std::string& path, std::string text, const LintText& lint, bool unsafe,
-                   const RuleFilter& selected);
+FixedText fix_text(const std::string& path, std::string text, const FixEnvironment& env);
 
 // A unified diff of two texts with three lines of context (`patch -p0` accepts it); "" when equal.
 std::string unified_diff(const std::string& path, std::string_view before, std::string_view after);

@@ -369,6 +369,29 @@ class Fixes(TempDir):
         self.assertEqual(change["replacements"][0]["insertedContent"]["text"], "8")
         self.assertEqual(change["replacements"][0]["deletedRegion"]["startLine"], 7)
 
+    def test_a_value_written_in_a_sourced_file_is_fixed_there(self):
+        params = self.write("conf/params.sh", "MODEL_ARGS=(\n    --tensor-model-parallel-size 1\n    --sequence-parallel\n)\n")
+        launch = ("#!/bin/bash\nsource conf/params.sh\n"
+                  "torchrun --nproc_per_node=8 pretrain_gpt.py \"${MODEL_ARGS[@]}\" --num-layers 32\n")
+        script = self.write("train.sh", launch)
+        diff = run("check", "--diff", "train.sh", cwd=self.dir)
+        self.assertEqual(diff.returncode, 1, diff.stderr)
+        self.assertIn("parlint: conf/params.sh is edited for train.sh, which reads its values\n--- conf/params.sh\n",
+                      diff.stdout)
+        # Standard input never edits another file: the fix is reported, not made.
+        piped = run("check", "--fix", "-", "--stdin-filename", "train.sh", cwd=self.dir, stdin=launch)
+        self.assertEqual(piped.stdout, launch)
+        self.assertIn("fixes of standard input change only its own text", piped.stderr)
+        with open(params) as f:
+            self.assertIn("--sequence-parallel", f.read())
+        r = run("check", "--fix", "--show-fixes", "train.sh", cwd=self.dir)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("conf/params.sh:3:5: PL201 (safe)", r.stdout)
+        with open(params) as f:
+            self.assertEqual(f.read(), "MODEL_ARGS=(\n    --tensor-model-parallel-size 1\n)\n")
+        with open(script) as f:
+            self.assertEqual(f.read(), launch)
+
     def test_read_only_files_and_fifos_are_reported_not_touched(self):
         path = self.write("train.sh", FIXABLE)
         os.chmod(path, 0o444)

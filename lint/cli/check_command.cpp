@@ -22,6 +22,9 @@ int report_diff(const RunResult& result, const std::string& output) {
   std::string diff;
   std::size_t fixed = 0;
   for (const auto& f : result.fixes) {
+    // patch(1) skips text before a file's "---" line: it says why a file that was only read changes.
+    if (!f.edited_for.empty() && f.fixed != f.original)
+      diff += fmt::format("parlint: {} is edited for {}, which reads its values\n", f.path, f.edited_for);
     diff += unified_diff(f.path, f.original, f.fixed);
     fixed += f.applied.size();
   }
