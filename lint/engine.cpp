@@ -200,7 +200,7 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
   }
   for (auto& d : found) {
     // A fix as text edits where the text to change is found (reported findings only).
-    if (d.fix_request) d.fix = resolve_fix(*d.fix_request, source_of);
+    if (d.fix_request && !d.fix) d.fix = resolve_fix(*d.fix_request, source_of);  // suppression fixes
     std::string line = masked_line_of(d);
     outcome.diagnostics.push_back({std::move(d), std::move(line), std::nullopt});
   }

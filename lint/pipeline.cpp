@@ -4,6 +4,7 @@
 
 #include "lint/cross_file.h"
 #include "lint/file_kind.h"
+#include "lint/fix_resolution.h"
 #include "lint/framework_source.h"
 #include "lint/rule.h"
 #include "parsers/python_parser.h"
@@ -54,6 +55,71 @@ void name_the_job(Finding& f, const Job& job) {
   if (inside) return;
   f.holds_for = job.description();
   f.holds_for_at = {job.path(), {job.range().start, job.range().start}};
+}
+
+bool overlaps(const Location& a, const Location& b) {
+  if (!a.in_file() || !b.in_file() || a.path != b.path) return false;
+  if (a.range == b.range) return true;
+  return a.range.start < b.range.end && b.range.start < a.range.end;
+}
+
+bool same_edits(const Fix& a, const Fix& b) {
+  if (a.edits.size() != b.edits.size()) return false;
+  for (std::size_t i = 0; i < a.edits.size(); ++i)
+    if (a.edits[i].location.path != b.edits[i].location.path ||
+        a.edits[i].location.range != b.edits[i].location.range || a.edits[i].new_text != b.edits[i].new_text)
+      return false;
+  return true;
+}
+
+bool job_reads(const Job& job, const std::vector<Location>& targets) {
+  for (std::size_t k = 0; k < kKeyCount; ++k) {
+    const Fact* f = job.fact(static_cast<Key>(k));
+    if (!f) continue;
+    for (const auto& t : targets) {
+      if (overlaps(f->location, t)) return true;
+      for (const auto& w : f->written_at)
+        if (overlaps(w.location, t)) return true;
+    }
+  }
+  return false;
+}
+
+// A fix edits text. When another job reads that text too (a YAML anchor merged into several configs, a
+// TP=16 that two launches use, an #SBATCH line every srun inherits), the fix stays only if that job has
+// the same finding with the same fix: otherwise it would change a job that was right. (A job the rule
+// cannot judge, for want of a value the finding's job has, does not count.)
+void withdraw_shared_fixes(AnalysedFile& file) {
+  for (std::size_t j = 0; j < file.jobs.size(); ++j) {
+    for (auto& d : file.job_findings[j]) {
+      if (!d.fix) continue;
+      std::vector<Location> targets;
+      for (const auto& e : d.fix->edits)
+        if (e.location.range.start != e.location.range.end) targets.push_back(e.location);  // not insertions
+      const Rule* rule = RuleRegistry::instance().find(d.code);
+      // A job that lacks a value the rule needs could not have the finding: its silence says nothing.
+      auto judged = [&](const Job& other) {
+        if (!rule) return true;
+        for (Key key : rule->info().reads) {
+          const Fact* mine = file.jobs[j]->fact(key);
+          const Fact* theirs = other.fact(key);
+          if (mine && mine->value.is_known() && !(theirs && theirs->value.is_known())) return false;
+        }
+        return true;
+      };
+      for (std::size_t k = 0; k < file.jobs.size() && d.fix; ++k) {
+        if (k == j || !job_reads(*file.jobs[k], targets) || !judged(*file.jobs[k])) continue;
+        const auto& theirs = file.job_findings[k];
+        bool agrees = std::any_of(theirs.begin(), theirs.end(), [&](const Diagnostic& x) {
+          return x.code == d.code && x.fix && same_edits(*x.fix, *d.fix);
+        });
+        if (!agrees) {
+          d.fix.reset();
+          d.fix_request.reset();
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -132,6 +198,24 @@ AnalysedFile analyse_file(const std::string& path, std::string text, const FileR
     out.jobs.push_back(std::make_unique<Job>(path, raw, lint));
     out.job_findings.push_back(check_job(*out.jobs.back(), options));
   }
+  // Fixes as text edits, here where the jobs are known (the file's text, and others through the reader).
+  std::map<std::string, std::unique_ptr<SourceText>> others;
+  SourceLookup source_of = [&](const std::string& p) -> const SourceText* {
+    if (p == path) return out.source.get();
+    auto it = others.find(p);
+    if (it == others.end()) {
+      auto read = reader.read(p);
+      it = others.emplace(p, read ? std::make_unique<SourceText>(std::move(*read)) : nullptr).first;
+    }
+    return it->second.get();
+  };
+  auto resolve = [&](std::vector<Diagnostic>& found) {
+    for (auto& d : found)
+      if (d.fix_request) d.fix = resolve_fix(*d.fix_request, source_of);
+  };
+  resolve(out.file_findings);
+  for (auto& found : out.job_findings) resolve(found);
+  withdraw_shared_fixes(out);
   return out;
 }
 
