@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "lint/cli/commands.h"
@@ -16,6 +17,18 @@
 
 namespace parlint::cli {
 namespace {
+
+// Inputs that could not be read (or fixed files not written), on stderr; the exit code they call for.
+std::optional<int> report_input_errors(const RunResult& result) {
+  bool internal = false;
+  for (const auto& e : result.errors) {
+    internal |= e.internal;
+    std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
+  }
+  if (internal) return kExitInternal;
+  if (!result.errors.empty()) return kExitUsage;
+  return std::nullopt;
+}
 
 // --diff: the fixes as one unified diff, nothing written; exit 1 when there is a fix (DESIGN §4).
 int report_diff(const RunResult& result, const std::string& output) {
@@ -36,13 +49,7 @@ int report_diff(const RunResult& result, const std::string& output) {
     if (!out) return usage_error("cannot write " + output);
   }
   std::cerr << fmt::format("Would fix {} finding{}.\n", fixed, fixed == 1 ? "" : "s");
-  bool internal = false;
-  for (const auto& e : result.errors) {
-    internal |= e.internal;
-    std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
-  }
-  if (internal) return kExitInternal;
-  if (!result.errors.empty()) return kExitUsage;
+  if (auto code = report_input_errors(result)) return *code;
   return fixed > 0 ? kExitFindings : kExitClean;
 }
 
@@ -149,13 +156,7 @@ int run_check_command(const CheckArgs& a) {
     summary << github_step_summary(result) << "\n";
     if (!summary) std::cerr << "parlint: warning: cannot write the job summary to " << summary_path << "\n";
   }
-  bool internal = false;
-  for (const auto& e : result.errors) {
-    internal |= e.internal;
-    std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
-  }
-  if (internal) return kExitInternal;
-  if (!result.errors.empty()) return kExitUsage;
+  if (auto code = report_input_errors(result)) return *code;
   std::string fail_on = a.fail_on_given ? a.fail_on : config_fail_on.value_or(a.fail_on);
   if (fail_on == "never") return kExitClean;
   Severity threshold = *severity_from_name(fail_on);
