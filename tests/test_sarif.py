@@ -47,6 +47,13 @@ class OfficialValidator(unittest.TestCase):
         p, doc = sarif(["fixtures"])
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertGreater(len(doc["runs"][0]["results"]), 100)
+        # Fixes are part of what the validator checks: dozens of results carry one, each a replacement.
+        fixes = [f for r in doc["runs"][0]["results"] for f in r.get("fixes", [])]
+        self.assertGreater(len(fixes), 20)
+        for f in fixes:
+            self.assertRegex(f["description"]["text"], r"^(safe|unsafe) fix: ")
+            self.assertTrue(all(c["replacements"] and "deletedRegion" in c["replacements"][0]
+                                for c in f["artifactChanges"]))
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "parlint.sarif")
             with open(path, "w") as f:
