@@ -37,6 +37,19 @@ std::ptrdiff_t errors(const LintedText& l) {
                        [](const Diagnostic& d) { return d.severity == Severity::kError; });
 }
 
+// The first finding of `after` (an error, or a syntax error) that `before` does not have, for the reason
+// a fix is dropped: "PL503 at line 8: global_batch_size=3 is not a multiple of ...".
+std::string new_finding(const LintedText& before, const LintedText& after, bool syntax) {
+  std::set<std::pair<std::string, std::string>> had;
+  for (const auto& d : before.diagnostics) had.insert({d.code, d.message});
+  for (const auto& d : after.diagnostics) {
+    if (syntax ? d.code != "PL900" : d.severity != Severity::kError) continue;
+    if (!had.count({d.code, d.message}))
+      return fmt::format(" ({} at line {}: {})", d.code, d.location.range.start.line, d.message);
+  }
+  return {};
+}
+
 bool edit_before(const TextEdit& a, const TextEdit& b) {
   return std::tie(a.location.path, a.location.range.start) <
          std::tie(b.location.path, b.location.range.start);
@@ -147,12 +160,12 @@ FixedText fix_text(const std::string& path, std::string text, const FixEnvironme
       }
       if (!why.empty()) {
       } else if (after.syntax_errors > current.syntax_errors) {
-        why = "the fixed text does not parse";
+        why = "the fixed text does not parse" + new_finding(current, after, true);
       } else if (still_there(*d, trial, current, after)) {
         why = "the finding is still there after the fix";
-      } else if (errors(after) > errors(accepted.empty() ? current : accepted_lint) -
-                                     (d->severity == Severity::kError ? 1 : 0)) {
-        why = "the fix leads to another error";
+      } else if (const LintedText& was = accepted.empty() ? current : accepted_lint;
+                 errors(after) > errors(was) - (d->severity == Severity::kError ? 1 : 0)) {
+        why = "it leads to another error" + new_finding(was, after, false);
       }
       if (!why.empty()) {
         given_up.insert({d->code, d->message});

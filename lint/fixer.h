@@ -44,7 +44,8 @@ struct AppliedFix {
 struct DroppedFix {
   std::string code;
   Location at;
-  std::string why;  // "the fixed text does not parse", "the finding is still there after the fix"
+  std::string
+      why;  // "the fixed text does not parse (...)", "it leads to another error (PL503 at line 8: ...)"
 };
 
 struct FixedText {

@@ -392,6 +392,18 @@ class Fixes(TempDir):
         with open(script) as f:
             self.assertEqual(f.read(), launch)
 
+    def test_a_fix_that_breaks_another_rule_is_dropped_and_reported(self):
+        # TP=16 -> 8 would make DP 2, which the global batch of 3 does not divide.
+        text = ("trainer:\n  num_nodes: 2\n  devices: 8\nmodel:\n  tensor_model_parallel_size: 16\n"
+                "  global_batch_size: 3\n  micro_batch_size: 1\n")
+        path = self.write("c.yaml", text)
+        r = run("check", "--fix", "--unsafe-fixes", "--select", "PL101", path)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(f"parlint: {path}:5: the fix for PL101 was not applied: it leads to another error (PL503 at "
+                      "line 6: global_batch_size=3 is not a multiple of micro_batch_size·DP", r.stderr)
+        with open(path) as f:
+            self.assertEqual(f.read(), text)
+
     def test_read_only_files_and_fifos_are_reported_not_touched(self):
         path = self.write("train.sh", FIXABLE)
         os.chmod(path, 0o444)
