@@ -64,9 +64,31 @@ struct Found {
   std::string replacement;
 };
 
-// Where `old` is written inside `range`, and `value` spelled like it.
-std::optional<Found> find_value(std::string_view text, ByteRange range, const Value& old,
-                                const Value& value) {
+// How "unset" is written where a value can be null: None in Python, null in YAML and overrides.
+std::string_view null_spelling(Origin o) {
+  switch (o) {
+    case Origin::kPythonAssign:
+    case Origin::kPythonKwarg:
+      return "None";
+    case Origin::kYaml:
+    case Origin::kOverride:
+      return "null";
+    default:
+      return {};
+  }
+}
+
+// Where `old` is written inside `range`, and `value` spelled like it (null as `null_word`).
+std::optional<Found> find_value(std::string_view text, ByteRange range, const Value& old, const Value& value,
+                                std::string_view null_word) {
+  if (value.kind() == Value::Kind::kNull) {
+    if (null_word.empty()) return std::nullopt;
+    std::optional<ByteRange> r;
+    if (auto o = old.as_int()) r = last_token(text, range, std::to_string(*o));
+    if (old.kind() == Value::Kind::kString && !old.text().empty()) r = last_token(text, range, old.text());
+    if (r) return Found{*r, std::string(null_word)};
+    return std::nullopt;
+  }
   if (auto o = old.as_int()) {
     auto n = value.as_int();
     if (!n) return std::nullopt;
@@ -202,11 +224,20 @@ std::optional<TextEdit> resolve_change(const FixChange& c, const SourceLookup& s
     if (!ws) continue;
     auto wr = bytes_of(*ws, w);
     if (!wr) continue;
-    if (auto found = find_value(ws->text(), *wr, c.old_value, c.value))
+    if (auto found = find_value(ws->text(), *wr, c.old_value, c.value, null_spelling(c.origin)))
       return edit_at(*ws, w.path, found->range, found->replacement);
   }
-  if (auto found = find_value(text, *at, c.old_value, c.value))
+  if (auto found = find_value(text, *at, c.old_value, c.value, null_spelling(c.origin)))
     return edit_at(*source, c.at.path, found->range, found->replacement);
+  // A flag with its value unset: the flag and the value go (the framework's default is what "unset" means).
+  if (c.value.kind() == Value::Kind::kNull &&
+      (c.origin == Origin::kMegatronFlag || c.origin == Origin::kLauncherFlag) &&
+      c.spelling.starts_with("-")) {
+    std::string_view window = text.substr(at->begin, at->end - at->begin);
+    if (window.starts_with(c.spelling) && window.size() > c.spelling.size())
+      if (auto r = flag_removal(text, *at)) return edit_at(*source, c.at.path, *r, "");
+    return std::nullopt;
+  }
   // A presence flag: --sequence-parallel means true and goes away to mean false (and --no-x the reverse).
   auto old_flag = c.old_value.as_bool();
   auto new_flag = c.value.as_bool();

@@ -45,8 +45,10 @@ model:
 ```
 
 `parlint check --fix` removes `--no-overlap-p2p-communication` when Megatron-LM refuses it with a virtual
-pipeline over PP = 2 (a **safe** fix: the overlap is the default). A virtual pipeline size without a
-pipeline has no fix: whether PP should grow or VPP go is a layout choice.
+pipeline over PP = 2 (a **safe** fix: the overlap is the default). With `--unsafe-fixes` it unsets a
+virtual pipeline size that has no pipeline (`None` in Python, `null` in YAML and overrides, the flag and
+its value removed from a command line): **unsafe**, because a pipeline (PP > 1) may have been what was
+meant.
 
 ## Framework behaviour
 Megatron-Core raises RuntimeError. Megatron-LM and NeMo 1 treat VPP = 1 as unset; Megatron-Bridge
@@ -62,7 +64,7 @@ passes even VPP = 1 through and fails.
   `initialize_model_parallel` as set)
 )md",
                          kReads,
-                         FixAvailability::kSafe};
+                         FixAvailability::kSafeOrUnsafe};
 
 class VppWithoutPp final : public Rule {
  public:
@@ -87,6 +89,9 @@ class VppWithoutPp final : public Rule {
         *vpp, *pp);
     f.help = "remove the virtual pipeline size, or use PP > 1";
     f.related = related_locations(*job.fact(Key::kPipelineModelParallelSize), "PP set here");
+    // Unsafe: the other answer, a pipeline, may have been meant. Unset: None, null, or the flag removed.
+    f.fix = FixRequest{
+        FixApplicability::kUnsafe, "remove the virtual pipeline size", {set_value(*vpp_fact, Value::null())}};
     out.push_back(std::move(f));
   }
 
