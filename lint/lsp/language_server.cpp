@@ -508,13 +508,17 @@ class LanguageServer {
     std::string uri = params.at("textDocument").at("uri");
     std::string path, text;
     SourceOverlay overlay;
+    std::vector<std::pair<std::string, std::string>> docs_snapshot;  // open documents: URI, path
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = docs_.find(uri);
       if (it == docs_.end()) return json::array();
       path = it->second.path();
       text = it->second.text();
-      for (const auto& [u, d] : docs_) overlay.buffers[normalized_path(d.path())] = d.text();
+      for (const auto& [u, d] : docs_) {
+        overlay.buffers[normalized_path(d.path())] = d.text();
+        docs_snapshot.emplace_back(u, d.path());
+      }
     }
     FileKind kind = file_kind(path, std::string_view(text).substr(0, 4096));
     json actions = json::array();
@@ -533,9 +537,25 @@ class LanguageServer {
     options.overlay = &overlay;
     TextDocument doc(uri, path, text, 0);
     std::string key = normalized_path(path);
+    // Positions are converted in the text of the file an edit is in: this document, another open one, or
+    // the disk copy of a file it reads (a sourced params.sh, where the value is written).
+    std::map<std::string, std::unique_ptr<TextDocument>> other_docs;
+    auto document_of = [&](const std::string& p) -> const TextDocument* {
+      std::string k = normalized_path(p);
+      if (k == key) return &doc;
+      auto it = other_docs.find(k);
+      if (it == other_docs.end()) {
+        auto found = FileReader(options.max_file_size, &overlay).read(p);
+        it = other_docs
+                 .emplace(k, found ? std::make_unique<TextDocument>(path_to_uri(k), k, *found, 0) : nullptr)
+                 .first;
+      }
+      return it->second.get();
+    };
     auto edit_json = [&](const TextEdit& e) {
-      LspPosition a = doc.to_lsp(e.location.range.start, encoding_),
-                  b = doc.to_lsp(e.location.range.end, encoding_);
+      const TextDocument& in = *document_of(e.location.path);
+      LspPosition a = in.to_lsp(e.location.range.start, encoding_),
+                  b = in.to_lsp(e.location.range.end, encoding_);
       return json{{"range",
                    {{"start", {{"line", a.line}, {"character", a.character}}},
                     {"end", {{"line", b.line}, {"character", b.character}}}}},
@@ -554,18 +574,26 @@ class LanguageServer {
               normalized_path(d.location.path) != key ||
               !diag.value("message", d.message).starts_with(d.message))
             continue;
-          bool elsewhere = std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit& e) {
-            return normalized_path(e.location.path) != key;
+          bool readable = std::all_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit& e) {
+            return document_of(e.location.path) != nullptr;
           });
-          if (elsewhere) continue;
-          json edits = json::array();
-          for (const auto& e : d.fix->edits) edits.push_back(edit_json(e));
+          if (!readable) continue;
+          json changes = json::object();
+          for (const auto& e : d.fix->edits) {
+            const TextDocument* in = document_of(e.location.path);
+            std::string target = in == &doc ? uri : in->uri();
+            // An open document keeps the URI the client gave it.
+            for (const auto& [u, open] : docs_snapshot)
+              if (normalized_path(open) == normalized_path(e.location.path)) target = u;
+            if (!changes.contains(target)) changes[target] = json::array();
+            changes[target].push_back(edit_json(e));
+          }
           bool safe = d.fix->applicability == FixApplicability::kSafe;
           actions.push_back({{"title", "Fix " + d.code + ": " + d.fix->message + (safe ? "" : " (unsafe)")},
                              {"kind", "quickfix"},
                              {"isPreferred", safe},
                              {"diagnostics", json::array({diag})},
-                             {"edit", {{"changes", {{uri, edits}}}}}});
+                             {"edit", {{"changes", changes}}}});
           break;
         }
       }
