@@ -92,6 +92,13 @@ bool job_reads(const Job& job, const std::vector<Location>& targets) {
 void withdraw_shared_fixes(AnalysedFile& file) {
   for (std::size_t j = 0; j < file.jobs.size(); ++j) {
     for (auto& d : file.job_findings[j]) {
+      // Reported at a setting another recipe writes (and this job inherits): that recipe, and every other
+      // one built on it, reads the text too, and parlint may not see them all (they can live in other
+      // files). When the recipe that writes it has the same finding, its own report carries the fix.
+      if (!d.holds_for.empty()) {
+        d.fix.reset();
+        d.fix_request.reset();
+      }
       if (!d.fix) continue;
       std::vector<Location> targets;
       for (const auto& e : d.fix->edits)

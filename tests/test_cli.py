@@ -404,6 +404,20 @@ class Fixes(TempDir):
         with open(path) as f:
             self.assertEqual(f.read(), text)
 
+    def test_a_setting_another_recipe_inherits_gets_no_fix(self):
+        # SP is right in base_config (TP=2); only the variant that drops TP to 1 is wrong, so the setting
+        # in base.py must not change: the variant's finding has no fix.
+        base = ("def base_config():\n    cfg = ConfigContainer()\n    cfg.model.tensor_model_parallel_size = 2\n"
+                "    cfg.model.sequence_parallel = True\n    return cfg\n")
+        self.write("base.py", base)
+        self.write("variant.py", "from base import base_config\n\n\ndef small_config():\n    cfg = base_config()\n"
+                                 "    cfg.model.tensor_model_parallel_size = 1\n    return cfg\n")
+        doc = json.loads(run("check", "--format", "json", "--select", "PL201", "variant.py", cwd=self.dir).stdout)
+        self.assertEqual([(d["code"], d["path"], d["fix"]) for d in doc["diagnostics"]], [("PL201", "base.py", None)])
+        run("check", "--fix", "--unsafe-fixes", "variant.py", cwd=self.dir)
+        with open(os.path.join(self.dir, "base.py")) as f:
+            self.assertEqual(f.read(), base)
+
     def test_read_only_files_and_fifos_are_reported_not_touched(self):
         path = self.write("train.sh", FIXABLE)
         os.chmod(path, 0o444)
