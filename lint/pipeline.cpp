@@ -100,6 +100,20 @@ void withdraw_shared_fixes(AnalysedFile& file) {
         d.fix_request.reset();
       }
       if (!d.fix) continue;
+      // An edit in a file the job reads (a sourced params.sh) is where the value lives, but other scripts
+      // may read that file with other settings: unsafe unless every value the finding rests on is written
+      // in that file too (TP=1 and SP both in params.sh).
+      for (const auto& e : d.fix->edits) {
+        if (e.location.path == file.jobs[j]->path() || d.fix->applicability == FixApplicability::kUnsafe)
+          continue;
+        bool self_contained = std::all_of(d.related.begin(), d.related.end(), [&](const RelatedLocation& r) {
+          return !r.location.in_file() || r.location.path == e.location.path;
+        });
+        if (!self_contained) {
+          d.fix->applicability = FixApplicability::kUnsafe;
+          d.fix->message += " (in " + e.location.path + ", which other scripts may read with other settings)";
+        }
+      }
       std::vector<Location> targets;
       for (const auto& e : d.fix->edits)
         if (e.location.range.start != e.location.range.end) targets.push_back(e.location);  // not insertions

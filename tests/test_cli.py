@@ -404,6 +404,17 @@ class Fixes(TempDir):
         with open(path) as f:
             self.assertEqual(f.read(), text)
 
+    def test_a_sourced_file_fix_is_unsafe_when_the_launch_sets_the_other_value(self):
+        # SP is in the shared params file, TP=1 in this launch: another script may source the file with TP=8.
+        self.write("conf/common.sh", "COMMON=(\n    --sequence-parallel\n    --num-layers 32\n)\n")
+        self.write("train.sh", "#!/bin/bash\nsource conf/common.sh\n"
+                               "torchrun --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 1 "
+                               "\"${COMMON[@]}\"\n")
+        doc = json.loads(run("check", "--format", "json", "--select", "PL201", "train.sh", cwd=self.dir).stdout)
+        fix = doc["diagnostics"][0]["fix"]
+        self.assertEqual(fix["applicability"], "unsafe")
+        self.assertIn("in conf/common.sh, which other scripts may read with other settings", fix["message"])
+
     def test_a_setting_another_recipe_inherits_gets_no_fix(self):
         # SP is right in base_config (TP=2); only the variant that drops TP to 1 is wrong, so the setting
         # in base.py must not change: the variant's finding has no fix.
