@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
 .PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
-	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge tsan-build test-tsan corpus-triage
+	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge tsan-build test-tsan corpus-triage corpus-fix
 
 all: build
 
@@ -158,3 +158,8 @@ CORPUS ?= ../corpus
 BRIDGE ?=
 corpus-triage: build
 	python3 scripts/corpus_triage.py --parlint $(BUILD)/parlint --corpus "$(CORPUS)" $(if $(BRIDGE),--bridge "$(BRIDGE)")
+
+# --fix (and --fix --unsafe-fixes) on a copy of the corpus: every changed file must still parse.
+corpus-fix: build
+	python3 scripts/corpus_fix.py --parlint $(BUILD)/parlint --corpus "$(CORPUS)"
+	python3 scripts/corpus_fix.py --parlint $(BUILD)/parlint --corpus "$(CORPUS)" --unsafe-fixes
