@@ -162,6 +162,31 @@ TextEdit edit_at(const SourceText& source, const std::string& path, ByteRange r,
   return TextEdit{Location{path, {source.position(r.begin), source.position(r.end)}}, std::move(text)};
 }
 
+// A YAML key spelled as its dotted path (model.expert_tensor_model_parallel_size) and located at its
+// value: the key is the path's last part, written before the value on its line and followed by ':'.
+std::optional<TextEdit> yaml_key_rename(const SourceText& source, const FixChange& c, ByteRange at) {
+  std::size_t from_dot = c.from.rfind('.'), to_dot = c.text.rfind('.');
+  std::string_view from_key =
+      std::string_view(c.from).substr(from_dot == std::string::npos ? 0 : from_dot + 1);
+  std::string_view to_key = std::string_view(c.text).substr(to_dot == std::string::npos ? 0 : to_dot + 1);
+  if (from_dot != to_dot || c.from.compare(0, from_dot + 1, c.text, 0, to_dot + 1) != 0 || from_key.empty())
+    return std::nullopt;  // only the last part changes
+  std::string_view text = source.text();
+  std::size_t line_start = at.begin == 0 ? std::string_view::npos : text.rfind('\n', at.begin - 1);
+  line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+  std::string_view before = text.substr(line_start, at.begin - line_start);
+  std::size_t pos = before.rfind(from_key);
+  if (pos == std::string_view::npos) return std::nullopt;
+  std::size_t b = line_start + pos, e = b + from_key.size();
+  auto key_char = [](char ch) { return word_char(ch) || ch == '-' || ch == '.'; };
+  if ((b > line_start && key_char(text[b - 1])) || e >= text.size()) return std::nullopt;
+  std::size_t colon = e;
+  if (colon < text.size() && (text[colon] == '"' || text[colon] == '\'')) ++colon;
+  while (colon < at.begin && text[colon] == ' ') ++colon;
+  if (colon >= text.size() || text[colon] != ':') return std::nullopt;
+  return edit_at(source, c.at.path, {b, e}, std::string(to_key));
+}
+
 bool editable_origin(Origin o) {
   switch (o) {
     case Origin::kRecipeDefault:
@@ -188,7 +213,7 @@ std::optional<TextEdit> resolve_change(const FixChange& c, const SourceLookup& s
       if (c.from.empty()) return std::nullopt;
       std::string_view window = text.substr(at->begin, at->end - at->begin);
       std::size_t pos = window.rfind(c.from);
-      if (pos == std::string_view::npos) return std::nullopt;
+      if (pos == std::string_view::npos) return yaml_key_rename(*source, c, *at);
       std::size_t b = at->begin + pos, e = b + c.from.size();
       auto key_char = [](char ch) { return word_char(ch) || ch == '-' || ch == '.'; };
       if ((b > 0 && key_char(text[b - 1]) && word_char(c.from.front())) ||
