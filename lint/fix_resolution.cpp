@@ -215,8 +215,9 @@ std::optional<TextEdit> resolve_change(const FixChange& c, const SourceLookup& s
       std::size_t pos = window.rfind(c.from);
       if (pos == std::string_view::npos) return yaml_key_rename(*source, c, *at);
       std::size_t b = at->begin + pos, e = b + c.from.size();
+      // Whole names only; a '.' before is the object the setting hangs on (recipe.trainer.strategy.x).
       auto key_char = [](char ch) { return word_char(ch) || ch == '-' || ch == '.'; };
-      if ((b > 0 && key_char(text[b - 1]) && word_char(c.from.front())) ||
+      if ((b > 0 && (word_char(text[b - 1]) || text[b - 1] == '-') && word_char(c.from.front())) ||
           (e < text.size() && key_char(text[e])))
         return std::nullopt;
       return edit_at(*source, c.at.path, {b, e}, c.text);
