@@ -81,6 +81,38 @@ TEST(FixResolution, InsertsALineOnlyWhereACommandStarts) {
   EXPECT_EQ(fixed(continued, c), "<no fix>");
 }
 
+TEST(FixResolution, RespellsFlagsAttributesAndYamlKeys) {
+  std::string sh = "torchrun x.py --tensor-parallel-size 8\n";
+  EXPECT_EQ(fixed(sh, {FixApplicability::kSafe,
+                       "",
+                       {rename_text({"a.sh", {{1, 15}, {1, 37}}}, "--tensor-parallel-size",
+                                    "--tensor-model-parallel-size")}}),
+            "torchrun x.py --tensor-model-parallel-size 8\n");
+  // The object the setting hangs on stays: only the name after it changes.
+  std::string py = "recipe.trainer.strategy.expert_tensor_model_parallel_size = 4\n";
+  EXPECT_EQ(fixed(py, {FixApplicability::kSafe,
+                       "",
+                       {rename_text({"a.py", {{1, 1}, {1, 63}}},
+                                    "trainer.strategy.expert_tensor_model_parallel_size",
+                                    "trainer.strategy.expert_tensor_parallel_size")}}),
+            "recipe.trainer.strategy.expert_tensor_parallel_size = 4\n");
+  // A YAML key spelled as its dotted path and located at its value.
+  std::string yaml = "model:\n  expert_tensor_model_parallel_size: 1\n";
+  EXPECT_EQ(
+      fixed(yaml, {FixApplicability::kSafe,
+                   "",
+                   {rename_text({"a.yaml", {{2, 38}, {2, 39}}}, "model.expert_tensor_model_parallel_size",
+                                "model.expert_tensor_parallel_size")}}),
+      "model:\n  expert_tensor_parallel_size: 1\n");
+  // Part of a longer name is not the name.
+  std::string longer = "torchrun x.py --tensor-parallel-size-x 8\n";
+  EXPECT_EQ(fixed(longer, {FixApplicability::kSafe,
+                           "",
+                           {rename_text({"a.sh", {{1, 15}, {1, 39}}}, "--tensor-parallel-size",
+                                        "--tensor-model-parallel-size")}}),
+            "<no fix>");
+}
+
 TEST(FixResolution, LinesAfterEdits) {
   std::vector<TextEdit> edits{{{"a", {{2, 1}, {3, 1}}}, ""}, {{"a", {{5, 1}, {5, 1}}}, "x\ny\n"}};
   EXPECT_EQ(line_after_edits(1, edits), 1);
