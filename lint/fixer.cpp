@@ -60,7 +60,7 @@ class PassTexts {
  public:
   PassTexts(const std::string& path, const std::string& text,
             const std::map<std::string, std::string>& others, const FixEnvironment& env)
-      : path_(path), env_(env), others_(others) {
+      : env_(env), others_(others) {
     base_.emplace(path, std::make_unique<SourceText>(text));
   }
   // nullptr when the file cannot be read.
@@ -86,7 +86,6 @@ class PassTexts {
   }
 
  private:
-  const std::string& path_;
   const FixEnvironment& env_;
   const std::map<std::string, std::string>& others_;
   std::map<std::string, std::unique_ptr<SourceText>> base_;
