@@ -9,7 +9,6 @@ never written. Not part of make test: the corpus is built from mirrors by ../sha
     scripts/corpus_fix.py --parlint build/parlint --corpus /work/corpus [--unsafe-fixes] [--diff FILE]
 """
 import argparse
-import ast
 import collections
 import filecmp
 import os
@@ -19,25 +18,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import own_language  # noqa: E402
+
 
 def parse_error(path):
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        text = f.read()
-    if path.endswith(".py"):
-        try:
-            ast.parse(text)
-        except SyntaxError as e:
-            return f"python: {e}"
-        return None
-    if path.endswith((".yaml", ".yml")):
-        import yaml
-        try:
-            list(yaml.safe_load_all(text))
-        except yaml.YAMLError as e:
-            return f"yaml: {e}"
-        return None
-    r = subprocess.run(["bash", "-n", path], capture_output=True, text=True)
-    return None if r.returncode == 0 else f"bash -n: {r.stderr.strip()}"
+        return own_language.parse_error(path, f.read())
 
 
 def changed_files(a, b):

@@ -25,6 +25,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from own_language import parse_error  # noqa: E402
 
 
 def fixture_inputs():
@@ -64,31 +66,6 @@ def fix(parlint, args, path, text):
                            *args, "-", "--stdin-filename", path], cwd=ROOT, input=text, capture_output=True,
                           text=True, timeout=60)
     return proc.returncode, proc.stdout, proc.stderr
-
-
-def parse_error(path, text):
-    """Why the text does not parse in its own language, or None."""
-    if path.endswith(".py"):
-        try:
-            import ast
-            ast.parse(text)
-        except SyntaxError as e:
-            return f"python: {e}"
-        return None
-    if path.endswith((".yaml", ".yml")):
-        try:
-            import yaml
-        except ImportError:
-            return None
-        try:
-            list(yaml.safe_load_all(text))
-        except yaml.YAMLError as e:
-            return f"yaml: {e}"
-        return None
-    if path.endswith((".sh", ".sbatch", ".slurm", ".bash")) or text.startswith("#!"):
-        proc = subprocess.run(["bash", "-n"], input=text, capture_output=True, text=True, timeout=30)
-        return None if proc.returncode == 0 else f"bash -n: {proc.stderr.strip()}"
-    return None
 
 
 def check_fix(opts, path, args, failures, fixed_rules):
