@@ -293,6 +293,29 @@ class Examples(unittest.TestCase):
         self.assertEqual(with_findings, files)
 
 
+class Statistics(TempDir):
+    """--statistics adds the counts to a report and never replaces it (machine formats stay valid)."""
+
+    def test_every_format_keeps_its_report(self):
+        path = self.write("bad.yaml", TP16)
+        doc = json.loads(run("check", "--statistics", "--format", "json", path).stdout)
+        self.assertEqual([d["code"] for d in doc["diagnostics"]], ["PL102", "PL101"])
+        self.assertEqual(doc["statistics"], {"rules": [{"code": "PL101", "name": "tp-crosses-nvlink-domain", "count": 1},
+                                                       {"code": "PL102", "name": "world-size-indivisible", "count": 1}],
+                                             "suppressed": 0})
+        sarif = json.loads(run("check", "--statistics", "--format", "sarif", path).stdout)
+        self.assertEqual(len(sarif["runs"][0]["results"]), 2)
+        self.assertEqual(sarif["runs"][0]["properties"]["statistics"], doc["statistics"])
+        for fmt in ("github", "gcc"):
+            r = run("check", "--statistics", "--format", fmt, path)
+            self.assertEqual(len(r.stdout.splitlines()), 2, r.stdout)  # the two findings, nothing else
+            self.assertIn("    1  PL101  tp-crosses-nvlink-domain\n", r.stderr)
+        text = run("check", "--statistics", path).stdout
+        self.assertIn("error[PL101]", text)
+        self.assertTrue(text.endswith("    1  PL101  tp-crosses-nvlink-domain\n    1  PL102  world-size-indivisible\n"),
+                        text)
+
+
 # SP at TP=1 in a Megatron-LM launch (a safe fix removes the flag), a misspelt TP flag (a safe respelling)
 # and a global batch size DP does not divide (an unsafe fix).
 FIXABLE = """#!/bin/bash

@@ -44,9 +44,10 @@ def validate(path):
 
 class OfficialValidator(unittest.TestCase):
     def test_whole_fixture_tree_is_valid_sarif(self):
-        p, doc = sarif(["fixtures"])
+        p, doc = sarif(["--statistics", "fixtures"])  # the counts go into the run's properties
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertGreater(len(doc["runs"][0]["results"]), 100)
+        self.assertGreater(len(doc["runs"][0]["properties"]["statistics"]["rules"]), 30)
         # Fixes are part of what the validator checks: dozens of results carry one, each a replacement.
         fixes = [f for r in doc["runs"][0]["results"] for f in r.get("fixes", [])]
         self.assertGreater(len(fixes), 20)

@@ -106,6 +106,7 @@ int run_check_command(const CheckArgs& a) {
   report.quiet = a.quiet;
   report.unsafe_fixes = a.unsafe_fixes;
   report.show_fixes = a.show_fixes;
+  report.statistics = a.statistics;
   const char* summary_path = std::getenv("GITHUB_STEP_SUMMARY");
   report.step_summary = format == "github" && summary_path && *summary_path;
   bool tty = a.output.empty() && ::isatty(STDOUT_FILENO);
@@ -115,22 +116,10 @@ int run_check_command(const CheckArgs& a) {
   std::ostringstream buffer;
   find_report_format(format)->write(result, report, buffer);  // --format allows only their names
 
-  if (a.statistics) {
-    // One line per rule, most frequent first: "  12  PL101  tp-crosses-nvlink-domain".
-    std::map<std::string, std::pair<int, std::string>> counts;
-    for (const auto& d : result.diagnostics) {
-      auto& c = counts[d.diagnostic.code];
-      ++c.first;
-      c.second = d.diagnostic.name;
-    }
-    std::vector<std::pair<std::string, std::pair<int, std::string>>> rows(counts.begin(), counts.end());
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
-    if (format != "text") buffer.str("");
-    for (const auto& [code, c] : rows) buffer << fmt::format("{:>5}  {}  {}\n", c.first, code, c.second);
-    if (!result.suppressed.empty())
-      buffer << fmt::format("{:>5}  suppressed by comments\n", result.suppressed.size());
-  }
+  // --statistics never replaces a report: the text report gets the lines after it, JSON and SARIF carry
+  // them in their own document, and the line-based formats (gcc, github) leave them to stderr.
+  if (a.statistics && format == "text") buffer << statistics_text(result);
+  if (a.statistics && (format == "gcc" || format == "github")) std::cerr << statistics_text(result);
   // `-` with --fix: the fixed text is the output, and the report goes to stderr (as ruff does).
   const FileFix* fixed_stdin = nullptr;
   for (const auto& f : result.fixes)

@@ -25,7 +25,7 @@ nlohmann::ordered_json fix_json(const std::optional<Fix>& fix) {
 
 }  // namespace
 
-void report_json(const RunResult& result, const ReportOptions&, std::ostream& out) {
+void report_json(const RunResult& result, const ReportOptions& options, std::ostream& out) {
   nlohmann::ordered_json diags = nlohmann::ordered_json::array();
   int counts[3] = {0, 0, 0};
   for (const auto& cd : result.diagnostics) {
@@ -54,6 +54,12 @@ void report_json(const RunResult& result, const ReportOptions&, std::ostream& ou
       {"diagnostics", diags},
       {"errors", errors},
       {"summary", {{"error", counts[2]}, {"warning", counts[1]}, {"info", counts[0]}}}};
+  if (options.statistics) {
+    nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+    for (const auto& c : rule_counts(result))
+      rules.push_back({{"code", c.code}, {"name", c.name}, {"count", c.count}});
+    doc["statistics"] = {{"rules", rules}, {"suppressed", result.suppressed.size()}};
+  }
   // Invalid UTF-8 from input files is replaced rather than aborting the report.
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lint/engine.h"
 
@@ -16,7 +17,17 @@ struct ReportOptions {
   bool step_summary = false;  // github: a job summary with every finding is written as well
   bool unsafe_fixes = false;  // text: unsafe fixes count as available (--unsafe-fixes)
   bool show_fixes = false;    // text: list what --fix fixed
+  bool statistics = false;    // json and sarif: the findings per rule as part of the document
 };
+
+// --statistics: findings per rule, most frequent first (then by code), and how many comments suppressed.
+struct RuleCount {
+  std::string code, name;
+  int count = 0;
+};
+std::vector<RuleCount> rule_counts(const RunResult& result);
+// The same as text lines: "   12  PL101  tp-crosses-nvlink-domain", then "    3  suppressed by comments".
+std::string statistics_text(const RunResult& result);
 
 // The check reports `--format` chooses from, by name: the option's allowed values and its dispatch.
 struct ReportFormat {

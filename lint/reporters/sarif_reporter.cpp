@@ -131,7 +131,7 @@ std::string finding_fingerprint(const std::string& code, std::string_view line_t
   return fmt::format("{:016x}", h);
 }
 
-void report_sarif(const RunResult& result, const ReportOptions&, std::ostream& out) {
+void report_sarif(const RunResult& result, const ReportOptions& options, std::ostream& out) {
   json rules = json::array();
   std::map<std::string, int> rule_index;
   for (const auto& rule : RuleRegistry::instance().rules()) {
@@ -202,6 +202,12 @@ void report_sarif(const RunResult& result, const ReportOptions&, std::ostream& o
       {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + percent_encode_path(cwd)}}}}},
       {"columnKind", "unicodeCodePoints"},
       {"results", results}};
+  if (options.statistics) {
+    json rules_count = json::array();
+    for (const auto& c : rule_counts(result))
+      rules_count.push_back({{"code", c.code}, {"name", c.name}, {"count", c.count}});
+    run["properties"] = {{"statistics", {{"rules", rules_count}, {"suppressed", result.suppressed.size()}}}};
+  }
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({run})}};
