@@ -3,26 +3,40 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
+.PHONY: all deps deps-test deps-bench configure configure-test build build-test run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
 	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge tsan-build test-tsan corpus-triage corpus-fix
 
 all: build
 
+# Set-up installs only what the target needs: building parlint (deps), or that plus the test suite's
+# programs (deps-test) or the benchmark's (deps-bench). See scripts/setup-deps.sh.
 deps:
-	@scripts/setup-deps.sh
+	@scripts/setup-deps.sh build
+deps-test:
+	@scripts/setup-deps.sh test
+deps-bench:
+	@scripts/setup-deps.sh bench
 
-$(BUILD)/build.ninja: CMakeLists.txt
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX="$(PREFIX)"
+# A first configure leaves the test suite out (it needs GoogleTest); `make test` turns it on.
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX="$(PREFIX)" -DPARLINT_BUILD_TESTS=OFF
 
 configure: deps $(BUILD)/build.ninja
 
+# The parlint binary only: what `make run`, `make install` and `make package` need.
 build: configure
-	cmake --build $(BUILD) -j $(JOBS)
+	cmake --build $(BUILD) --target parlint -j $(JOBS)
 
 run: build
 	$(BUILD)/parlint check fixtures/examples || test $$? -eq 1
 
-test: build
+configure-test: deps-test $(BUILD)/build.ninja
+	cmake -S . -B $(BUILD) -DPARLINT_BUILD_TESTS=ON >/dev/null
+
+build-test: configure-test
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build-test
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build with clang and libFuzzer coverage: the unit,
@@ -30,7 +44,7 @@ test: build
 SAN_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 600
 
-sanitize-build: deps
+sanitize-build: deps-test
 	CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \
 	  -DCMAKE_C_FLAGS="-O1 -g1" \
 	  -DPARLINT_FUZZ=ON -DPARLINT_INTEGRATION_TESTS=OFF -DPARLINT_WERROR=OFF
@@ -52,13 +66,13 @@ fuzz: sanitize-build
 TSAN_BUILD ?= build-tsan
 TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1
 
-tsan-build: deps
+tsan-build: deps-test
 	CC=clang CXX=clang++ cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \
 	  -DCMAKE_C_FLAGS="-O1 -g1" \
 	  -DPARLINT_TSAN=ON -DPARLINT_BUILD_TESTS=OFF -DPARLINT_WERROR=OFF
 	cmake --build $(TSAN_BUILD) --target parlint -j $(JOBS)
 
-test-tsan: configure tsan-build
+test-tsan: build-test tsan-build
 	TSAN_OPTIONS="$(TSAN_OPTIONS)" PARLINT=$(TSAN_BUILD)/parlint python3 tests/lsp/stress_test.py
 	TSAN_OPTIONS="$(TSAN_OPTIONS)" PARLINT=$(TSAN_BUILD)/parlint NODE_PATH=$(BUILD)/test-tools/node_modules \
 	  node --test --test-force-exit tests/lsp/client_test.js
@@ -72,12 +86,13 @@ $(BENCH_CORPUS)/.done: tests/bench/gen_corpus.py
 	python3 tests/bench/gen_corpus.py $(BENCH_CORPUS) --files $(BENCH_FILES) --seed 1
 	touch $@
 
-bench: build $(BENCH_CORPUS)/.done
+bench: deps-bench build $(BENCH_CORPUS)/.done
+	cmake -S . -B $(BUILD) >/dev/null  # finds Google Benchmark if deps-bench just installed it
 	cmake --build $(BUILD) --target parlint_bench parlint_parse_floor -j $(JOBS)
 	PARLINT_BENCH_CORPUS=$(BENCH_CORPUS) $(BUILD)/parlint_bench --benchmark_min_time=1
 	python3 tests/bench/compare.py --parlint $(BUILD)/parlint --floor $(BUILD)/parlint_parse_floor \
 	  --corpus $(BENCH_CORPUS)
-bench-lsp: build
+bench-lsp: build-test
 	PARLINT=$(BUILD)/parlint NODE_PATH=$(BUILD)/test-tools/node_modules node tests/bench/lsp_latency.js
 
 # PL801's catalogue of real setting names (rules/data/settings_catalogue.tsv), regenerated from the framework

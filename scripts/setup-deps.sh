@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages parlint needs to build and test (DESIGN §7), and nothing that is
-# already there. As root it runs apt-get; otherwise it prints the exact command and exits 2.
+# Installs the Debian 12 packages a make target needs (DESIGN §7), and nothing that is already there:
+#   setup-deps.sh          what building parlint needs (make run, make install, make package)
+#   setup-deps.sh test     that, plus the programs and libraries the test suite drives (make test)
+#   setup-deps.sh bench    that, plus what `make bench` compares against and measures with
+# As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
 
-packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev libgtest-dev libgmock-dev
-          nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format
-          pre-commit python3-yaml neovim  # real programs the integration tests drive
-          clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
-          strace  # the no-exec, no-network test watches system calls
-          shellcheck yamllint time valgrind)  # what `make bench` compares against and measures with
+build=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev nlohmann-json3-dev
+       libcli11-dev libfmt-dev python3)
+test=(libgtest-dev libgmock-dev libbenchmark-dev git clang-format
+      pre-commit python3-yaml neovim  # real programs the integration tests drive
+      clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
+      strace)  # the no-exec, no-network test watches system calls
+bench=(libbenchmark-dev shellcheck yamllint time valgrind)  # compared against and measured with
+
+packages=("${build[@]}")
+case "${1:-build}" in
+  build) ;;
+  test) packages+=("${test[@]}") ;;
+  bench) packages+=("${bench[@]}") ;;
+  *) echo "usage: setup-deps.sh [build|test|bench]" >&2; exit 2 ;;
+esac
 # Extra packages to require (used by the test of this script's non-root path).
 read -r -a extra <<< "${PARLINT_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
@@ -18,8 +30,8 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-# Node.js and npm fetch the pinned tree-sitter tarballs. A Node.js from elsewhere (NodeSource bundles
-# npm) is fine; only install Debian's when the commands are missing.
+# Node.js and npm fetch the pinned tree-sitter tarballs (and the test suite's npm tools). A Node.js from
+# elsewhere (NodeSource bundles npm) is fine; only install Debian's when the commands are missing.
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 
