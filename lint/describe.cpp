@@ -1,18 +1,39 @@
 #include "lint/describe.h"
 
+#include "lint/settings_catalogue.h"
+
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
 
 namespace parlint {
 
+namespace {
+
+// The setting with its value as a user would write it: "#SBATCH -N 2" (a short option takes a blank),
+// "#SBATCH --nodes=2", "trainer.devices=8", a spelling that already holds its value as it is
+// ("--nnodes=1"), and a derived value after its inputs ("--nnodes=2 × --nproc-per-node=8 = 16").
+std::string written_with_value(const Fact& fact) {
+  const std::string value = fact.value.to_string();
+  const std::string& s = fact.spelling;
+  if (s.ends_with("=" + value) || s.ends_with(" " + value)) return s;
+  if (s.find('=') != std::string::npos) return fmt::format("{} = {}", s, value);
+  auto blank = s.rfind(' ');
+  std::string_view option =
+      blank == std::string::npos ? std::string_view(s) : std::string_view(s).substr(blank + 1);
+  if (option.size() >= 2 && option[0] == '-' && option[1] != '-') return fmt::format("{} {}", s, value);
+  return fmt::format("{}={}", s, value);
+}
+
+}  // namespace
+
 std::string describe_source(const Fact& fact, std::string_view job_path) {
   if (!fact.location.in_file()) return fact.spelling;
-  // A derived value spells its inputs ("--nnodes=2 × --nproc-per-node=8"): then " = 16", not "=16".
-  const char* eq = fact.spelling.find('=') != std::string::npos ? " = " : "=";
   if (!job_path.empty() && fact.location.path != job_path)
-    return fmt::format("{}{}{} at {}:{}", fact.spelling, eq, fact.value.to_string(), fact.location.path,
+    return fmt::format("{} at {}:{}", written_with_value(fact), fact.location.path,
                        fact.location.range.start.line);
-  return fmt::format("{}{}{} at line {}", fact.spelling, eq, fact.value.to_string(),
-                     fact.location.range.start.line);
+  return fmt::format("{} at line {}", written_with_value(fact), fact.location.range.start.line);
 }
 
 std::vector<RelatedLocation> related_locations(const Fact& fact, const std::string& message) {
@@ -45,6 +66,103 @@ std::optional<FixChange> environment_change(const Job& job, const Fact* existing
   if (existing || job.launch() == LaunchKind::kNone || !job.range().valid()) return std::nullopt;
   return insert_line_before(Location{job.path(), job.range()},
                             fmt::format("export {}={}", name, value.to_string()));
+}
+
+std::string describe_gpu(const Job& job) {
+  std::string gpu = job.cluster().gpu;
+  for (char& c : gpu) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (job.cluster_chosen()) return fmt::format("{} GPU (the {} profile)", gpu, job.cluster().name);
+  return fmt::format("{} GPU (assumed: the default {} profile; --cluster names the real one)", gpu,
+                     job.cluster().name);
+}
+
+namespace {
+
+// The Megatron-LM flag that sets `key` to a value (not an inverted one such as --disable-bias-linear),
+// when the settings catalogue knows it as a training flag: --sequence-parallel, --num-experts.
+std::optional<std::string> megatron_flag(Key key) {
+  std::string dashed = "--" + std::string(key_name(key));
+  std::replace(dashed.begin(), dashed.end(), '_', '-');
+  for (std::string candidate : {dashed, std::string(key == Key::kNumMoeExperts ? "--num-experts" : "")}) {
+    auto m = match_megatron_flag(candidate);
+    if (!candidate.empty() && m && m->key == key && !m->inverted && is_training_flag(candidate))
+      return candidate;
+  }
+  return std::nullopt;
+}
+
+// Keys written in the same section as the parallel sizes in every framework (model., trainer.strategy.,
+// cfg.model.), so a TP setting's prefix is theirs too.
+bool parallel_section_key(Key key) {
+  switch (key) {
+    case Key::kTensorModelParallelSize:
+    case Key::kPipelineModelParallelSize:
+    case Key::kVirtualPipelineModelParallelSize:
+    case Key::kContextParallelSize:
+    case Key::kExpertModelParallelSize:
+    case Key::kExpertTensorParallelSize:
+    case Key::kSequenceParallel:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string python_literal(const Value& v) {
+  if (auto b = v.as_bool()) return *b ? "True" : "False";
+  if (v.kind() == Value::Kind::kNull) return "None";
+  if (v.kind() == Value::Kind::kString) return fmt::format("\"{}\"", v.text());
+  return v.to_string();
+}
+
+std::string yaml_literal(const Value& v) {
+  if (auto b = v.as_bool()) return *b ? "true" : "false";
+  if (v.kind() == Value::Kind::kNull) return "null";
+  return v.to_string();
+}
+
+// "model." of "model.tensor_model_parallel_size"; empty when the spelling has no section.
+std::string section_prefix(const std::string& spelling) {
+  auto dot = spelling.rfind('.');
+  return dot == std::string::npos ? std::string() : spelling.substr(0, dot + 1);
+}
+
+}  // namespace
+
+std::string setting_phrase(const Job& job, Key key, const Value& value, const Fact* style) {
+  const std::string name(key_name(key));
+  const std::string neutral = fmt::format("set {} to {}", name, yaml_literal(value));
+  if (!style || !style->location.in_file()) {
+    style = job.fact_in_file(key);
+    for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,
+                  Key::kExpertModelParallelSize})
+      if (!style) style = job.fact_in_file(k);
+  }
+  if (!style) return neutral;
+  // The same key's own spelling is kept as written; another key takes the style's section when both
+  // live in the parallel section.
+  const bool same = style->key == key;
+  if (!same && !(parallel_section_key(key) && parallel_section_key(style->key))) return neutral;
+  switch (style->origin) {
+    case Origin::kMegatronFlag: {
+      auto flag =
+          same && style->spelling.starts_with("--") ? std::optional(style->spelling) : megatron_flag(key);
+      if (!flag) return neutral;
+      if (auto b = value.as_bool()) return fmt::format("{} {}", *b ? "add" : "remove", *flag);
+      if (value.kind() == Value::Kind::kNull) return fmt::format("remove {}", *flag);
+      return fmt::format("pass {} {}", *flag, value.to_string());
+    }
+    case Origin::kOverride:
+      return fmt::format("set {}{}={}", section_prefix(style->spelling), name, python_literal(value));
+    case Origin::kPythonAssign:
+      return fmt::format("set {}{} = {}", section_prefix(style->spelling), name, python_literal(value));
+    case Origin::kPythonKwarg:
+      return fmt::format("pass {}={}", name, python_literal(value));
+    case Origin::kYaml:
+      return fmt::format("set {}: {}", name, yaml_literal(value));
+    default:
+      return neutral;
+  }
 }
 
 std::string join_numbers(const std::vector<std::int64_t>& numbers, const char* last_separator) {

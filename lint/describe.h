@@ -24,6 +24,16 @@ Finding finding_at(const Fact& at, std::string message, std::string help, const 
 // before the launch command (nullopt when neither can be done: a config object has no launch line).
 std::optional<FixChange> environment_change(const Job& job, const Fact* existing, std::string_view name,
                                             const Value& value);
+// The GPU a finding is about and where that came from: "H100 GPU (the dgx-h100 profile)", or, when no
+// profile was chosen, "H100 GPU (assumed: the default dgx-h100 profile; --cluster names the real one)".
+std::string describe_gpu(const Job& job);
+// How to change `key` to `value` in the syntax the job writes its settings in, taken from `style` (or
+// the key's own fact, or the job's TP/PP/CP/EP setting) when it is written in a file: "add
+// --sequence-parallel" / "remove --sequence-parallel" / "pass --context-parallel-size 2" (Megatron-LM
+// flags), "set model.sequence_parallel=True" (an override), "set cfg.model.sequence_parallel = True" (a
+// Python attribute), "pass sequence_parallel=True" (a keyword argument), "set sequence_parallel: true"
+// (YAML). Neutral "set sequence_parallel to true" when no written setting shows the syntax.
+std::string setting_phrase(const Job& job, Key key, const Value& value, const Fact* style = nullptr);
 // "1, 2, 4 and 8"
 std::string join_numbers(const std::vector<std::int64_t>& numbers, const char* last_separator = " and ");
 

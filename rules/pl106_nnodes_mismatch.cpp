@@ -88,14 +88,14 @@ class NnodesMismatch final : public Rule {
           "of nodes configured in SLURM `--nodes={}` does not match\")",
           *a, describe_source(*nnodes, job.path()), *b, *b == 1 ? "" : "s",
           describe_source(*nodes, job.path()), *a, *b);
-      f.help = fmt::format("set num_nodes={} (the node count the job is given)", *b);
+      f.help = fmt::format("set {} to {} (the node count the job is given)", nnodes->spelling, *b);
     } else {
       f.message = fmt::format("the launcher starts {} node{} ({}) but the allocation has {} ({}): {}", *a,
                               *a == 1 ? "" : "s", describe_source(*nnodes, job.path()), *b,
                               describe_source(*nodes, job.path()),
                               *a > *b ? "the rendezvous waits for nodes that never arrive and the job hangs"
                                       : "the other allocated nodes join a full rendezvous or sit idle");
-      f.help = fmt::format("use {} (or $SLURM_NNODES) so that both agree", *b);
+      f.help = fmt::format("set {} to {} (or $SLURM_NNODES) so that both agree", nnodes->spelling, *b);
     }
     f.related = related_locations(*nodes, "allocation's node count set here");
     // Safe: a launch told another node count than it is given hangs or is refused. Only when both counts

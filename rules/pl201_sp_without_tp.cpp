@@ -116,14 +116,12 @@ class SpWithoutTp final : public Rule {
     if (fw == Framework::kMegatronLM || fw == Framework::kMegatronBridge || fw == Framework::kNemo1 ||
         fw == Framework::kMegatronDeepSpeed)
       f.severity = Severity::kWarning;
-    f.help =
-        "set sequence_parallel to false, or use TP > 1 (SP only pays off together with tensor parallelism)";
+    const std::string off = setting_phrase(job, Key::kSequenceParallel, Value::boolean(false), sp_fact);
+    f.help = off + ", or use TP > 1 (SP only pays off together with tensor parallelism)";
     f.related = related_locations(*tp_fact, "TP=1 set here");
     for (const auto& w : sp_fact->written_at) f.related.push_back(w);
     // Safe: the framework refuses SP at TP=1 or turns it off itself, so off is what runs either way.
-    f.fix = FixRequest{FixApplicability::kSafe,
-                       "set sequence_parallel to false",
-                       {set_value(*sp_fact, Value::boolean(false))}};
+    f.fix = FixRequest{FixApplicability::kSafe, off, {set_value(*sp_fact, Value::boolean(false))}};
     out.push_back(std::move(f));
   }
 };

@@ -74,7 +74,8 @@ class LongSeqWithoutCp final : public Rule {
     Finding f;
     f.location = seq_fact->location;
     f.message = advice;
-    f.help = *seq >= 32768 ? "set context_parallel_size to 4 or 8" : "set context_parallel_size: 2";
+    f.help = *seq >= 32768 ? setting_phrase(job, Key::kContextParallelSize, Value::integer(4)) + " (or 8)"
+                           : setting_phrase(job, Key::kContextParallelSize, Value::integer(2));
     out.push_back(std::move(f));
   }
 };

@@ -71,7 +71,7 @@ class SpRecommended final : public Rule {
         "TP={} with seq_length={} and sequence parallelism off: SP would split the LayerNorm and "
         "dropout activations across the TP group at the same communication cost",
         *tp, *seq);
-    f.help = "set sequence_parallel: true";
+    f.help = setting_phrase(job, Key::kSequenceParallel, Value::boolean(true), tp_fact);
     out.push_back(std::move(f));
   }
 };

@@ -78,7 +78,8 @@ class EpTpWithoutSp final : public Rule {
         "EP={} and TP={} without sequence parallelism; Megatron-Core warns \"When using expert "
         "parallelism and tensor parallelism for training, sequence parallelism must be used\"",
         *ep, *tp);
-    f.help = "set sequence_parallel: true";
+    f.help = setting_phrase(job, Key::kSequenceParallel, Value::boolean(true),
+                            job.fact(Key::kTensorModelParallelSize));
     f.related = related_locations(*ep_fact, "EP set here");
     out.push_back(std::move(f));
   }

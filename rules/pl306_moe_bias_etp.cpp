@@ -87,9 +87,9 @@ class MoeBiasEtp final : public Rule {
         "the MoE layers have linear bias ({}) and expert tensor parallelism is {}{}; Megatron-Core "
         "asserts \"Bias in Moe is only supported when ETP==1\"",
         describe_source(*bias_fact, job.path()), *etp, inherited ? " (ETP is unset and inherits TP)" : "");
-    f.help =
-        "set expert_tensor_parallel_size: 1, or disable the bias (add_bias_linear: false / "
-        "--disable-bias-linear)";
+    f.help = setting_phrase(job, Key::kExpertTensorParallelSize, Value::integer(1), tp_fact) +
+             ", or disable the bias (add_bias_linear: false / "
+             "--disable-bias-linear)";
     if (bias_fact->location.in_file()) f.related.push_back({bias_fact->location, "bias setting here"});
     out.push_back(std::move(f));
   }

@@ -138,8 +138,8 @@ class MemoryExceedsHbm final : public Rule {
     Finding f;
     f.location = at ? at->location : Location{job.path(), job.range()};
     f.weak = job.fact(Key::kWorldSize)->weak;
-    f.message = fmt::format("estimated {:.1f} GiB per GPU exceeds the {:g} GiB of a {} GPU: {}; {}",
-                            est->total_gib, hbm, job.cluster().gpu, est->terms[0], est->terms[1]);
+    f.message = fmt::format("estimated {:.1f} GiB per GPU exceeds the {:g} GiB of each {}: {}; {}",
+                            est->total_gib, hbm, describe_gpu(job), est->terms[0], est->terms[1]);
     f.help =
         "shard more (TP within the node, PP across nodes, the distributed optimizer, SP), or lower the "
         "micro-batch size; the estimate leaves out NCCL buffers and fragmentation";

@@ -293,6 +293,71 @@ class Examples(unittest.TestCase):
         self.assertEqual(with_findings, files)
 
 
+class ReadmeExample(TempDir):
+    """The README's front-page example is real: its script, linted as train.sbatch, prints its output."""
+
+    def test_output_is_what_parlint_prints(self):
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        blocks = re.findall(r"```(\w*)\n(.*?)```", readme, re.S)
+        script = next(body for lang, body in blocks if lang == "bash")
+        output = next(body for lang, body in blocks if lang == "" and "parlint check" in body)
+        self.write("train.sbatch", script)
+        r = run("check", "--color", "never", "train.sbatch", cwd=self.dir)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual("$ parlint check train.sbatch\n" + r.stdout, output)
+
+
+MLM_TP4 = """#!/bin/bash
+#SBATCH -N 2
+#SBATCH --gpus-per-node=8
+srun torchrun --nnodes=1 --nproc_per_node=8 pretrain_gpt.py --tensor-model-parallel-size 4 \\
+    --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --seq-length 4096 \\
+    --max-position-embeddings 4096 --micro-batch-size 1 --global-batch-size 8
+"""
+
+
+class MessagesInTheFilesSyntax(TempDir):
+    """Help lines say the change the way the file writes settings; values are quoted as written."""
+
+    def help_lines(self, name, text, code):
+        r = run("check", "--format", "json", self.write(name, text))
+        return [d["help"] for d in json.loads(r.stdout)["diagnostics"] if d["code"] == code]
+
+    def test_a_megatron_lm_script_gets_flags(self):
+        self.assertEqual(self.help_lines("train.sbatch", MLM_TP4, "PL205"), ["add --sequence-parallel"])
+
+    def test_a_yaml_config_gets_keys(self):
+        yaml = ("trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  tensor_model_parallel_size: 4\n"
+                "  sequence_parallel: false\n  encoder_seq_length: 4096\n")
+        self.assertEqual(self.help_lines("conf.yaml", yaml, "PL205"), ["set sequence_parallel: true"])
+
+    def test_overrides_and_python_get_their_own_forms(self):
+        launch = ("#!/bin/bash\npython pretrain.py model.tensor_model_parallel_size=1 model.sequence_parallel=true "
+                  "trainer.devices=8 trainer.num_nodes=1\n")
+        helps = self.help_lines("launch.sh", launch, "PL201")
+        self.assertEqual(len(helps), 1)
+        self.assertTrue(helps[0].startswith("set model.sequence_parallel=False, "), helps)
+        recipe = ("def recipe():\n    cfg = llama3_8b_pretrain_config()\n    cfg.model.tensor_model_parallel_size = 1\n"
+                  "    cfg.model.sequence_parallel = True\n    return cfg\n")
+        helps = self.help_lines("recipe.py", recipe, "PL201")
+        self.assertEqual(len(helps), 1)
+        self.assertTrue(helps[0].startswith("set model.sequence_parallel = False, "), helps)
+
+    def test_values_are_quoted_as_written(self):
+        r = run("check", self.write("train.sbatch", MLM_TP4))
+        self.assertIn("(#SBATCH -N 2 at line 2)", r.stdout)  # not "-N=2"
+        self.assertIn("(torchrun --nnodes=1 at line 4)", r.stdout)
+        self.assertIn("help: set torchrun --nnodes to 2 (or $SLURM_NNODES)", r.stdout)
+
+    def test_an_assumed_gpu_is_said_to_be_assumed(self):
+        path = os.path.join(ROOT, "fixtures", "rules", "PL601", "fail_70b_one_node.yaml")
+        r = run("check", "--select", "PL601", path)
+        self.assertIn("80 GiB of each H100 GPU (assumed: the default dgx-h100 profile", r.stdout)
+        r = run("check", "--select", "PL601", "--cluster", "dgx-h100", path)
+        self.assertIn("80 GiB of each H100 GPU (the dgx-h100 profile)", r.stdout)
+
+
 class Statistics(TempDir):
     """--statistics adds the counts to a report and never replaces it (machine formats stay valid)."""
 
@@ -341,7 +406,7 @@ class Fixes(TempDir):
         self.assertIn("--pipeline-model-parallel-size 1", fixed)
         self.assertIn("--global-batch-size 12", fixed)  # unsafe: not without --unsafe-fixes
         self.assertIn("Fixed 2 findings:", r.stdout)
-        self.assertIn("PL201 (safe): set sequence_parallel to false", r.stdout)
+        self.assertIn("PL201 (safe): remove --sequence-parallel", r.stdout)  # in the script's own syntax
         self.assertIn("error[PL503]", r.stdout)
         self.assertIn("1 more with --unsafe-fixes", r.stdout)
         self.assertEqual(os.stat(path).st_mode & 0o777, 0o750)  # the mode is kept
