@@ -6,6 +6,8 @@ namespace parlint {
 
 std::string describe_source(const Fact& fact, std::string_view job_path) {
   if (!fact.location.in_file()) return fact.spelling;
+  if (fact.location.path == kCommandLinePath)
+    return fmt::format("{} {} on the command line", fact.spelling, fact.value.to_string());
   // A derived value spells its inputs ("--nnodes=2 × --nproc-per-node=8"): then " = 16", not "=16".
   const char* eq = fact.spelling.find('=') != std::string::npos ? " = " : "=";
   if (!job_path.empty() && fact.location.path != job_path)
