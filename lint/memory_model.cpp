@@ -285,8 +285,9 @@ std::optional<MemoryEstimate> estimate(const Job& job, const Supplied& supplied)
           ? "no recompute: with flash attention a layer stores what selective recompute keeps"
       : granularity.empty() ? "recompute not set: activations as with selective recompute"
                             : "activations with " + granularity + " recompute";
-  out.assumptions = {recompute_text + (in.sp ? ", sharded by sequence parallelism"
-                                             : " (Megatron-LM's branch without sequence parallelism)"),
+  out.assumptions = {recompute_text + (in.sp  ? ", sharded by sequence parallelism"
+                                       : full ? ""
+                                              : " (Megatron-LM's branch without sequence parallelism)"),
                      "bf16 parameters, fp32 gradients and Adam state; SwiGLU MLP; RMSNorm",
                      "not modelled: CPU offload, CUDA graphs, NCCL buffers and allocator overhead"};
   out.total_gib = out.weights_optimizer_gib + out.activations_gib;
