@@ -72,6 +72,8 @@ std::vector<ModelInfo> read_models(const YAML::Node& root) {
     ModelInfo m;
     m.key = kv.first.as<std::string>();
     m.name = n["name"].as<std::string>();
+    if (!n["family"]) throw std::runtime_error("model " + m.key + ": no family");
+    m.family = n["family"].as<std::string>();
     m.source = n["source"].as<std::string>();
     if (n["hf"])
       for (const auto& h : n["hf"]) m.hf.push_back(h.as<std::string>());
@@ -284,6 +286,7 @@ void write_models(std::ostream& o, const std::vector<ModelInfo>& models) {
     o << "  {\n    ModelInfo m;\n"
       << "    m.key = " << literal(m.key) << ";\n"
       << "    m.name = " << literal(m.name) << ";\n"
+      << "    m.family = " << literal(m.family) << ";\n"
       << "    m.source = " << literal(m.source) << ";\n";
     for (const auto& h : m.hf) o << "    m.hf.push_back(" << literal(h) << ");\n";
     o << "    m.layers = " << m.layers << ";\n"

@@ -30,6 +30,8 @@ std::string written_with_value(const Fact& fact) {
 
 std::string describe_source(const Fact& fact, std::string_view job_path) {
   if (!fact.location.in_file()) return fact.spelling;
+  if (fact.location.path == kCommandLinePath)
+    return fmt::format("{} {} on the command line", fact.spelling, fact.value.to_string());
   if (!job_path.empty() && fact.location.path != job_path)
     return fmt::format("{} at {}:{}", written_with_value(fact), fact.location.path,
                        fact.location.range.start.line);

@@ -454,7 +454,7 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
 
 PlanResult plan_from_layout(const RawJob& raw, const EngineOptions& options) {
   PlanResult result;
-  result.jobs.push_back(std::make_unique<Job>("<command line>", raw, options.lint));
+  result.jobs.push_back(std::make_unique<Job>(std::string(kCommandLinePath), raw, options.lint));
   result.findings.push_back(for_plan(check_job(*result.jobs.back(), options)));
   return result;
 }

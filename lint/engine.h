@@ -14,6 +14,7 @@
 #include "lint/glob.h"
 #include "lint/job.h"
 #include "lint/rule_selection.h"
+#include "lint/smoke_test.h"
 #include "lint/suppressions.h"
 #include "parsers/source_files.h"
 
@@ -85,6 +86,8 @@ struct PlanResult {
   std::vector<std::unique_ptr<Job>> jobs;
   std::vector<std::vector<Diagnostic>> findings;  // what `check` reports for each job
   std::vector<InputError> errors;
+  // Per job, when asked for (plan --smoke-test, and plan's JSON): the short run that proves its layout.
+  std::vector<SmokeTestResult> smoke_tests;
 };
 PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions& options);
 // A job described on the command line alone (parlint plan --tp 2 --pp 2 --ep 8 ...).

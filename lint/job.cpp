@@ -90,8 +90,11 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
     if (framework_ == Framework::kUnknown)
       framework_ = recipe->is_nemo2() ? Framework::kNemo2 : Framework::kMegatronBridge;
   }
+  // NeMo 2 recipes name their module after the model (llama3_70b.pretrain_recipe).
+  if (recipe_) model_ = find_model(recipe_->is_nemo2() ? recipe_->module : recipe_->model);
   if (!raw.model.empty()) {
     if (const ModelInfo* model = find_model(raw.model)) {
+      model_ = model;
       auto mf = model_facts(*model, model->name + " (built-in model table)");
       facts.insert(facts.end(), mf.begin(), mf.end());
     }

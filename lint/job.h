@@ -16,6 +16,10 @@
 
 namespace parlint {
 
+// The path of a job given as `parlint plan` options (--tp 16 --gpus-per-node 8): its settings are located
+// in the options, written out as one line, so that every rule reads them as written settings.
+inline constexpr std::string_view kCommandLinePath = "<command line>";
+
 // What the user chose for this run (command line or configuration).
 struct LintOptions {
   std::optional<ClusterProfile> cluster;      // chosen explicitly (--cluster or configuration)
@@ -51,6 +55,9 @@ class Job {
   // layout after -pp/-vp overrides).
   const RecipeInfo* recipe() const { return recipe_; }
   bool recipe_runner() const { return recipe_runner_; }
+  // The built-in model the job names (its recipe's model, or a model named on the command line or in the
+  // file), nullptr when none.
+  const ModelInfo* model() const { return model_; }
   // What the job leaves out is the framework's default: a configuration file or object that builds on no
   // recipe and is not a helper editing a configuration passed in. A launch command never is (a flag may
   // hide in an expansion parlint cannot read).
@@ -126,6 +133,7 @@ class Job {
   ClusterProfile cluster_;
   std::optional<CoreVersion> megatron_core_;
   const RecipeInfo* recipe_ = nullptr;
+  const ModelInfo* model_ = nullptr;
   bool recipe_runner_ = false;
   bool edits_passed_config_ = false;
   std::optional<ClusterProfile> chosen_cluster_;  // --cluster, or the GPU a recipe's name targets

@@ -96,8 +96,59 @@ std::vector<std::string> memory_inputs_missing(const Job& job) {
   return missing;
 }
 
-std::optional<MemoryEstimate> estimate_memory(const Job& job) {
-  if (!memory_inputs_missing(job).empty()) return std::nullopt;
+namespace {
+
+// Inputs the caller supplies in place of the job's (assumed, or chosen to compare).
+struct Supplied {
+  std::optional<double> micro_batch;
+  std::optional<Sharding> sharding;
+  std::vector<AssumedInput> assumed;
+};
+
+// The distributed optimizer as a framework leaves it when the job does not say, and why; nullopt where
+// parlint knows no default to assume (Megatron-DeepSpeed's ZeRO stage, an FSDP strategy, verl).
+std::optional<AssumedInput> default_distributed_optimizer(const Job& job) {
+  AssumedInput a;
+  a.key = Key::kUseDistributedOptimizer;
+  a.framework = job.framework();
+  switch (job.framework()) {
+    case Framework::kUnknown:
+      a.value = Value::boolean(false);
+      a.reason =
+          "not set; Megatron-Core's default (use_distributed_optimizer=False in "
+          "DistributedDataParallelConfig "
+          "and OptimizerConfig): fp32 master weights and Adam state are not sharded";
+      return a;
+    case Framework::kMegatronBridge:
+      a.value = Value::boolean(true);
+      a.reason =
+          "not set; Megatron-Bridge's recipes turn it on (_pretrain_common in recipes/common.py), though its "
+          "config classes alone default to off";
+      return a;
+    case Framework::kNemo2: {
+      int on = 0, all = 0;
+      for (const auto& r : builtin_recipes())
+        if (r.is_nemo2() && r.function == "pretrain_recipe" && r.distributed_optimizer) {
+          ++all;
+          on += *r.distributed_optimizer;
+        }
+      a.value = Value::boolean(true);
+      a.reason =
+          fmt::format("not set; {} of the {} NeMo 2 pretraining recipes parlint knows turn it on", on, all);
+      return a;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<MemoryEstimate> estimate(const Job& job, const Supplied& supplied) {
+  std::vector<std::string> missing = memory_inputs_missing(job);
+  std::erase_if(missing, [&](const std::string& m) {
+    return (m == key_name(Key::kMicroBatchSize) && supplied.micro_batch) ||
+           (m == key_name(Key::kUseDistributedOptimizer) && supplied.sharding);
+  });
+  if (!missing.empty()) return std::nullopt;
   auto mesh = *job.mesh();
   Inputs in{};
   in.h = *num(job, Key::kHiddenSize);
@@ -108,7 +159,7 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
   in.V = *num(job, Key::kVocabSize);
   in.f = num(job, Key::kFfnHiddenSize).value_or(4 * in.h);
   in.s = *num(job, Key::kSeqLength);
-  in.b = *num(job, Key::kMicroBatchSize);
+  in.b = supplied.micro_batch ? *supplied.micro_batch : *num(job, Key::kMicroBatchSize);
   in.world = *num(job, Key::kWorldSize);
   in.t = static_cast<double>(mesh.tp);
   in.p = static_cast<double>(mesh.pp);
@@ -116,7 +167,7 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
   in.e = static_cast<double>(mesh.ep);
   in.te = static_cast<double>(mesh.etp);
   in.sp = job.get_bool(Key::kSequenceParallel).value_or(false);
-  Sharding shard = *sharding(job);
+  Sharding shard = supplied.sharding ? *supplied.sharding : *sharding(job);
   in.v = num(job, Key::kVirtualPipelineModelParallelSize);
   in.untied = !job.get_bool(Key::kShareEmbeddingsAndOutputWeights).value_or(true);
   if (auto experts = num(job, Key::kNumMoeExperts); experts && *experts > 0) {
@@ -228,13 +279,72 @@ std::optional<MemoryEstimate> estimate_memory(const Job& job) {
       fmt::format("{:.1f} GiB of activations (seq {:g} / CP {:g}, micro-batch {:g}, {} layers on the "
                   "first stage's in-flight micro-batches)",
                   out.activations_gib, in.s, in.c, in.b, in.L / in.p));
-  out.assumptions = {full    ? "activations with full recompute (layer inputs only)"
-                     : in.sp ? "activations assume sequence parallelism with selective recompute"
-                             : "activations follow Megatron-LM's branch without sequence parallelism",
+  std::string recompute_text =
+      full ? "activations with full recompute (layer inputs only)"
+      : granularity == "none"
+          ? "no recompute: with flash attention a layer stores what selective recompute keeps"
+      : granularity.empty() ? "recompute not set: activations as with selective recompute"
+                            : "activations with " + granularity + " recompute";
+  out.assumptions = {recompute_text + (in.sp  ? ", sharded by sequence parallelism"
+                                       : full ? ""
+                                              : " (Megatron-LM's branch without sequence parallelism)"),
                      "bf16 parameters, fp32 gradients and Adam state; SwiGLU MLP; RMSNorm",
-                     "not modelled: full recompute, CPU offload, CUDA graphs, NCCL and allocator overhead"};
+                     "not modelled: CPU offload, CUDA graphs, NCCL buffers and allocator overhead"};
   out.total_gib = out.weights_optimizer_gib + out.activations_gib;
+  out.assumed = supplied.assumed;
   return out;
+}
+
+// What estimate_memory_assuming() supplies for `job`: the micro-batch size and the optimizer's sharding
+// when the job leaves them out or they are unknown, and nothing else.
+Supplied assumptions_for(const Job& job) {
+  Supplied s;
+  std::vector<std::string> missing = memory_inputs_missing(job);
+  auto is_missing = [&](Key k) {
+    return std::find(missing.begin(), missing.end(), key_name(k)) != missing.end();
+  };
+  if (is_missing(Key::kMicroBatchSize)) {
+    const Fact* f = job.fact(Key::kMicroBatchSize);
+    AssumedInput a;
+    a.key = Key::kMicroBatchSize;
+    a.value = Value::integer(1);
+    a.framework = job.framework();
+    int ones = 0, all = 0;
+    for (const auto& r : builtin_recipes())
+      if (r.mbs) {
+        ++all;
+        ones += *r.mbs == 1;
+      }
+    a.reason = fmt::format(
+        "{}; the smallest, which {} of the {} published recipes parlint knows use (activations "
+        "grow with it)",
+        f && f->value.is_unknown() ? "unknown (" + f->value.unknown_reason() + ")" : "not set", ones, all);
+    s.micro_batch = 1;
+    s.assumed.push_back(std::move(a));
+  }
+  if (is_missing(Key::kUseDistributedOptimizer))
+    if (auto a = default_distributed_optimizer(job)) {
+      s.sharding = *a->value.as_bool() ? Sharding{1, "the distributed optimizer"} : Sharding{0, ""};
+      s.assumed.push_back(std::move(*a));
+    }
+  return s;
+}
+
+}  // namespace
+
+std::optional<MemoryEstimate> estimate_memory(const Job& job) {
+  return estimate(job, {});
+}
+
+std::optional<MemoryEstimate> estimate_memory_assuming(const Job& job) {
+  return estimate(job, assumptions_for(job));
+}
+
+std::optional<MemoryEstimate> estimate_memory_with_distributed_optimizer(const Job& job, bool on) {
+  Supplied s = assumptions_for(job);
+  std::erase_if(s.assumed, [](const AssumedInput& a) { return a.key == Key::kUseDistributedOptimizer; });
+  s.sharding = on ? Sharding{1, "the distributed optimizer"} : Sharding{0, ""};
+  return estimate(job, s);
 }
 
 }  // namespace parlint

@@ -14,6 +14,9 @@ namespace parlint {
 struct ModelInfo {
   std::string key;  // "llama3-70b"
   std::string name, source;
+  // Models built by the same model code (Llama 2 to 3.2; DeepSeek-V2/V3 and the MLA models on its
+  // architecture): a smoke test of one runs on the smallest recipe of its family.
+  std::string family;
   std::vector<std::string> hf;
   std::int64_t layers = 0, hidden = 0, ffn = 0, heads = 0, groups = 0, kv_channels = 0, vocab = 0, seq = 0;
   bool gated = true, tied = false;

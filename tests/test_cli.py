@@ -29,6 +29,44 @@ def run(*args, cwd=None, stdin=None, env=None):
     return subprocess.run([PARLINT, *args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=60, env=e)
 
 
+def ciede2000(hex1, hex2):
+    """CIEDE2000 colour difference of two #rrggbb colours (sRGB, D65)."""
+    import math
+
+    def lab(h):
+        def lin(c):
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = (lin(int(h[i:i + 2], 16) / 255) for i in (1, 3, 5))
+        x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+        y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+        f = lambda t: t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+        return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+    (L1, a1, b1), (L2, a2, b2) = lab(hex1), lab(hex2)
+    cb = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(cb ** 7 / (cb ** 7 + 25 ** 7)))
+    a1, a2 = (1 + g) * a1, (1 + g) * a2
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    h1, h2 = math.degrees(math.atan2(b1, a1)) % 360, math.degrees(math.atan2(b2, a2)) % 360
+    dh = 0 if c1 * c2 == 0 else (h2 - h1 - 360 if h2 - h1 > 180 else h2 - h1 + 360 if h2 - h1 < -180 else h2 - h1)
+    dH = 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
+    lb, cbp = (L1 + L2) / 2, (c1 + c2) / 2
+    if c1 * c2 == 0:
+        hb = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        hb = (h1 + h2) / 2
+    else:
+        hb = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(hb - 30)) + 0.24 * math.cos(math.radians(2 * hb))
+         + 0.32 * math.cos(math.radians(3 * hb + 6)) - 0.20 * math.cos(math.radians(4 * hb - 63)))
+    rt = -math.sin(math.radians(60 * math.exp(-((hb - 275) / 25) ** 2))) * 2 * math.sqrt(cbp ** 7 / (cbp ** 7 + 25 ** 7))
+    sl = 1 + 0.015 * (lb - 50) ** 2 / math.sqrt(20 + (lb - 50) ** 2)
+    sc, sh = 1 + 0.045 * cbp, 1 + 0.015 * cbp * t
+    dl, dc = (L2 - L1) / sl, (c2 - c1) / sc
+    return math.sqrt(dl ** 2 + dc ** 2 + (dH / sh) ** 2 + rt * dc * (dH / sh))
+
+
 class TempDir(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="parlint-cli-")
@@ -858,6 +896,143 @@ class PlanMemory(unittest.TestCase):
         self.assertIn("hidden_size", other["derived"]["memory_unknown"])
 
 
+class PlanAssumedMemory(unittest.TestCase):
+    """A plan that leaves out only the micro-batch size and the optimizer's sharding gets an estimate with
+    those inputs assumed and named (DESIGN §5 memory_assumptions); PL601 still judges known inputs only."""
+
+    ISSUE = ["--model", "llama3-70b", "--tp", "4", "--pp", "4", "--gpus", "64", "--seq-length", "4096"]
+
+    def plan(self, *extra):
+        r = run("plan", "--format", "json", *self.ISSUE, *extra)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)["jobs"][0]
+
+    def test_the_issue_layout_gets_a_per_gpu_estimate_with_its_assumptions(self):
+        text = run("plan", *self.ISSUE).stdout
+        self.assertNotIn("memory per GPU: unknown", text)
+        self.assertRegex(text, r"memory per GPU: \d+\.\d GiB of 80 GiB, with 2 assumed inputs")
+        self.assertIn("assumed: micro_batch_size = 1: not set", text)
+        self.assertIn("assumed: use_distributed_optimizer = false: not set; Megatron-Core's default", text)
+        self.assertRegex(text, r"with the distributed optimizer: \d+\.\d GiB")
+        job = self.plan()
+        d = job["derived"]
+        assumed = {a["key"]: a for a in d["memory_assumptions"]}
+        self.assertEqual(set(assumed), {"micro_batch_size", "use_distributed_optimizer"})
+        self.assertEqual(assumed["micro_batch_size"]["value"], 1)
+        self.assertEqual(assumed["use_distributed_optimizer"]["value"], False)
+        self.assertEqual(assumed["use_distributed_optimizer"]["framework"], "megatron-core")
+        # 4.54B parameters per GPU x 18 bytes (no distributed optimizer), as the unit tests work out.
+        self.assertAlmostEqual(d["memory"]["weights_optimizer_gib"], 76.1, delta=0.1)
+        self.assertGreater(d["memory_gib_per_gpu"], 80)
+        self.assertAlmostEqual(d["memory"]["with_distributed_optimizer_gib"],
+                               d["memory_gib_per_gpu"] - 76.1 + 38.1, delta=0.2)
+
+    def test_each_framework_assumes_its_own_default(self):
+        bridge = self.plan("--framework", "megatron-bridge")["derived"]
+        distopt = [a for a in bridge["memory_assumptions"] if a["key"] == "use_distributed_optimizer"]
+        self.assertEqual(distopt[0]["value"], True)
+        self.assertEqual(distopt[0]["framework"], "megatron-bridge")
+        self.assertAlmostEqual(bridge["memory"]["weights_optimizer_gib"], 38.1, delta=0.1)
+        # Megatron-LM: off unless --use-distributed-optimizer is given, a known default, not an assumption.
+        mlm = self.plan("--framework", "megatron-lm")["derived"]
+        self.assertEqual([a["key"] for a in mlm["memory_assumptions"]], ["micro_batch_size"])
+
+    def test_pl601_fires_on_known_inputs_only(self):
+        assumed = self.plan("--recompute", "selective")
+        self.assertGreater(assumed["derived"]["memory_gib_per_gpu"], 80)
+        self.assertNotIn("PL601", [f["code"] for f in assumed["findings"]])
+        known = self.plan("--recompute", "selective", "--mbs", "1", "--no-distributed-optimizer")
+        self.assertEqual(known["derived"]["memory_assumptions"], [])
+        self.assertIn("PL601", [f["code"] for f in known["findings"]])
+        self.assertEqual(known["values"]["micro_batch_size"]["source"], "--mbs")
+        # A bigger micro-batch grows the activations.
+        two = self.plan("--mbs", "2", "--distributed-optimizer")
+        self.assertAlmostEqual(two["derived"]["memory"]["activations_gib"],
+                               2 * assumed["derived"]["memory"]["activations_gib"], delta=0.01)
+        # The global batch is a setting like any other: 8 = one micro-batch of 2 per DP rank, fewer micro-batches
+        # than the 4 stages, so the first stage holds fewer in flight (Megatron-LM's min(1, m/p)).
+        few = self.plan("--mbs", "2", "--gbs", "8", "--distributed-optimizer")
+        self.assertEqual(few["values"]["global_batch_size"]["value"], 8)
+        self.assertAlmostEqual(few["derived"]["memory"]["activations_gib"],
+                               two["derived"]["memory"]["activations_gib"] / 4, delta=0.01)
+        self.assertEqual(run("plan", *self.ISSUE, "--distributed-optimizer", "--no-distributed-optimizer").returncode, 2)
+        self.assertEqual(run("plan", *self.ISSUE, "--recompute", "some").returncode, 2)
+
+
+class PlanFromNumbersRunsEveryRule(unittest.TestCase):
+    def test_tp_wider_than_the_node(self):
+        doc = json.loads(run("plan", "--format", "json", "--tp", "16", "--gpus-per-node", "8").stdout)
+        findings = {f["code"]: f for f in doc["jobs"][0]["findings"]}
+        self.assertIn("PL101", findings)
+        self.assertEqual(findings["PL101"]["severity"], "error")
+        self.assertIn("--gpus-per-node 8 on the command line", findings["PL101"]["message"])
+        text = run("plan", "--tp", "16", "--gpus-per-node", "8").stdout
+        self.assertIn("error[PL101] TP=16 spans 2 NVLink domains", text)
+        self.assertNotIn("(line 1)", text)  # options are not lines of a file
+
+    def test_advice_follows_the_options(self):
+        codes = lambda *a: [f["code"] for f in json.loads(run("plan", "--format", "json", "--seq-length", "4096",
+                                                              *a).stdout)["jobs"][0]["findings"]]
+        self.assertIn("PL205", codes("--tp", "4"))  # TP > 1 without sequence parallelism
+        self.assertNotIn("PL205", codes("--tp", "4", "--sequence-parallel"))
+        self.assertIn("PL201", codes("--tp", "1", "--sequence-parallel"))
+
+
+class PlanSmokeTest(TempDir):
+    """--smoke-test (DESIGN §5): a command built to pass every rule of check, on the fewest GPUs that keep
+    every parallel size, with the smallest recipe of the model's family."""
+
+    ISSUE = ["--model", "llama3-70b", "--tp", "4", "--pp", "4", "--gpus", "64", "--seq-length", "4096"]
+
+    def check_command(self, command):
+        script = self.write("smoke.sh", command + "\n")
+        r = run("check", "--format", "json", "--fail-on", "info", script)
+        self.assertEqual(json.loads(r.stdout)["diagnostics"], [], command)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        return json.loads(run("plan", "--format", "json", script).stdout)["jobs"][0]
+
+    def test_the_issue_layout(self):
+        r = run("plan", *self.ISSUE, "--smoke-test")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        head = next(i for i, l in enumerate(lines) if l.startswith("  smoke test: "))
+        self.assertIn("llama32_1b_pretrain_config (Llama 3.2 1B) on 16 GPUs (2 nodes of 8)", lines[head])
+        command = lines[head + 1].strip()
+        self.assertTrue(command.startswith("torchrun --nnodes=2 --nproc_per_node=8 "), command)
+        self.assertIn("scripts/training/run_recipe.py --recipe llama32_1b_pretrain_config", command)
+        self.assertIn("success:", r.stdout)
+        self.assertIn("iteration 3 logs a finite loss", r.stdout)
+        # Saved as a script, check has nothing to say, and the launch runs the planned layout.
+        job = self.check_command(command)
+        v = job["values"]
+        self.assertEqual((v["tensor_model_parallel_size"]["value"], v["pipeline_model_parallel_size"]["value"]),
+                         (4, 4))
+        self.assertEqual(job["derived"]["world_size"], 16)
+        self.assertEqual(job["framework"], "megatron-bridge")
+        # The same command in the JSON plan.
+        smoke = json.loads(run("plan", "--format", "json", *self.ISSUE).stdout)["jobs"][0]["derived"]["smoke_test"]
+        self.assertEqual(smoke["command"], command)
+        self.assertEqual((smoke["recipe"], smoke["gpus"], smoke["nodes"]), ("llama32_1b_pretrain_config", 16, 2))
+        self.assertTrue(smoke["success"])
+
+    def test_moe_layout_keeps_the_expert_mesh(self):
+        doc = json.loads(run("plan", "--format", "json", "--model", "qwen3-235b-a22b", "--tp", "2", "--pp", "4",
+                             "--ep", "8", "--etp", "1", "--gpus", "256", "--seq-length", "4096").stdout)
+        smoke = doc["jobs"][0]["derived"]["smoke_test"]
+        self.assertEqual(smoke["recipe"], "qwen3_30b_a3b_pretrain_config")  # the family's smallest MoE recipe
+        self.assertEqual(smoke["gpus"], 32)  # PP·lcm(TP·CP, EP·ETP) = 4·lcm(2, 8)
+        job = self.check_command(smoke["command"])
+        v = job["values"]
+        self.assertEqual((v["expert_model_parallel_size"]["value"], v["expert_tensor_parallel_size"]["value"]), (8, 1))
+
+    def test_a_layout_no_recipe_can_hold_says_why(self):
+        r = run("plan", "--model", "llama3-70b", "--tp", "64", "--smoke-test")
+        self.assertIn("smoke test: none: every recipe of the llama family gives the same finding", r.stdout)
+        job = json.loads(run("plan", "--format", "json", "--model", "llama3-70b", "--tp", "64").stdout)["jobs"][0]
+        self.assertIsNone(job["derived"]["smoke_test"])
+        self.assertIn("PL101", job["derived"]["smoke_test_unavailable"])
+
+
 class Suggest(unittest.TestCase):
     CASES = [
         ("llama3-8b", ["--gpus", "8", "--seq-length", "8192"], []),
@@ -883,6 +1058,26 @@ class Suggest(unittest.TestCase):
                     self.assertGreaterEqual(best["ep"], 8)
                 if model == "llama3-70b":
                     self.assertGreaterEqual(best["tp"], 4)
+                for layout in doc["suggestions"]:  # 10% of the GPU's memory stays free
+                    self.assertLessEqual(layout["memory_gib_per_gpu"], 0.9 * doc["jobs"][0]["derived"]["memory"]["gpu_memory_gib"])
+
+    def test_deepseek_v3_follows_the_published_recipe(self):
+        doc = json.loads(run("plan", "--suggest", "--format", "json", "--model", "deepseek-v3", "--gpus", "1024").stdout)
+        best = doc["suggestions"][0]
+        self.assertEqual((best["tp"], best["pp"], best["ep"], best["etp"]), (2, 16, 64, 1))
+        self.assertIn("deepseek_v3_pretrain_1024gpu_h100_bf16_config", best["published"])
+        for alt in doc["suggestions"]:
+            self.assertLessEqual(alt["tp"], 2)
+            self.assertGreaterEqual(alt["ep"], alt["pp"])  # EP is the main axis, PP splits the depth
+        # Every assumption is stated: the sequence length (not given), the micro-batch, the optimizer.
+        self.assertEqual(doc["seq_length"], 4096)
+        said = " ".join(doc["assumptions"])
+        for part in ("sequence length 4096: not given", "micro-batch size 1", "distributed optimizer on"):
+            self.assertIn(part, said)
+        text = run("plan", "--suggest", "--model", "qwen3-235b-a22b", "--gpus", "256").stdout
+        self.assertIn("assumes: sequence length 4096: not given", text)
+        self.assertIn("not the 32768-token context of the model table", text)
+        self.assertIn("plan it: parlint plan --model qwen3-235b-a22b", text)
 
     def test_needs_model_and_size(self):
         self.assertEqual(run("plan", "--suggest", "--gpus", "8").returncode, 2)
@@ -910,6 +1105,60 @@ class LayoutPicture(TempDir):
         # TP=6 on 3 nodes of 8: groups [6-11] and [12-17] straddle nodes; [0-5] and [18-23] do not.
         cells, crossing = self.cells("--tp", "6", "--gpus", "24", "--gpus-per-node", "8")
         self.assertEqual((len(cells), len(crossing)), (24, 12))
+
+    def test_stage_colours_are_distinct_categories(self):
+        import xml.etree.ElementTree as ET
+        out = os.path.join(self.dir, "pp16.svg")
+        self.assertEqual(run("plan", "--tp", "1", "--pp", "16", "--gpus", "16", "--gpus-per-node", "8",
+                             "--svg", out).returncode, 0)
+        fills = {}
+        for e in ET.parse(out).iter(self.NS + "rect"):
+            if e.get("class") == "stage":
+                fills.setdefault(int(e.get("data-stage")), set()).add(e.get("fill"))
+        self.assertEqual(sorted(fills), list(range(16)))
+        self.assertTrue(all(len(f) == 1 for f in fills.values()))
+        colours = [next(iter(fills[i])) for i in range(16)]
+        closest = min(ciede2000(a, b) for i, a in enumerate(colours) for b in colours[i + 1:])
+        self.assertGreater(closest, 15, colours)  # the golden-angle shades this replaced came within 0.8
+
+    def test_ep_groups_and_every_size_in_the_legend(self):
+        import xml.etree.ElementTree as ET
+        out = os.path.join(self.dir, "moe.svg")
+        self.assertEqual(run("plan", "--tp", "2", "--pp", "2", "--ep", "8", "--etp", "1", "--gpus", "32",
+                             "--gpus-per-node", "8", "--svg", out).returncode, 0)
+        tree = ET.parse(out)
+        ep = [e for e in tree.iter(self.NS + "rect") if e.get("class") == "ep"]
+        self.assertEqual(len(ep), 32)
+        groups = {}
+        for e in ep:
+            groups.setdefault(e.get("data-ep-group"), 0)
+            groups[e.get("data-ep-group")] += 1
+        self.assertEqual(sorted(groups.values()), [8, 8, 8, 8])  # 32 GPUs / EP 8
+        sizes = next(e.text for e in tree.iter(self.NS + "text") if e.get("class") == "sizes")
+        for part in ("TP=2", "PP=2", "CP=1", "EP=8", "ETP=1", "DP=8", "EDP=2", "GPUs/node=8"):
+            self.assertIn(part, sizes)
+        legend = [e for e in tree.iter(self.NS + "rect") if e.get("class") == "legend-stage"]
+        self.assertEqual(len(legend), 2)
+
+    def test_job_chooses_what_to_draw(self):
+        import xml.etree.ElementTree as ET
+        src = os.path.join(ROOT, "fixtures", "python", "nemo2_library_recipe.py")
+        out = os.path.join(self.dir, "job.svg")
+        r = run("plan", src, "--job", "3", "--svg", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        title = ET.parse(out).getroot().find(self.NS + "title").text
+        self.assertEqual(title, "four_nodes_70b()")
+        self.assertEqual(r.stdout.count("(NeMo 2)\n"), 1)  # only that job is explained
+        self.assertEqual(run("plan", src, "--job", "four_nodes", "--svg", out).returncode, 0)
+        self.assertEqual(ET.parse(out).getroot().find(self.NS + "title").text, "four_nodes_70b()")
+        for bad in ("9", "no_such_recipe"):
+            r = run("plan", src, "--job", bad, "--svg", out)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("no such job; the plan has 4 jobs", r.stderr)
+            self.assertIn("3: ", r.stderr)
+        r = run("plan", src, "--job", "_70b", "--svg", out)  # two jobs match
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("2 jobs match", r.stderr)
 
     def test_moe_layout_and_refusal(self):
         cells, crossing = self.cells("--tp", "2", "--pp", "2", "--ep", "8", "--etp", "1", "--gpus", "16",

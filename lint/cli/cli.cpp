@@ -81,10 +81,31 @@ void add_plan_options(CLI::App* cmd, PlanArgs& plan) {
   cmd->add_option("--gpus", layout.gpus, "world size")->check(CLI::Range(1, 1 << 24));
   cmd->add_option("--nodes", layout.nodes, "node count")->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--seq-length", layout.seq, "sequence length")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--mbs", layout.mbs, "micro-batch size (the memory estimate assumes 1 without it)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--gbs", layout.gbs, "global batch size")->check(CLI::Range(1, 1 << 24));
+  auto* sp = cmd->add_flag_callback(
+      "--sequence-parallel", [&layout] { layout.sequence_parallel = true; }, "sequence parallelism on");
+  cmd->add_flag_callback(
+         "--no-sequence-parallel", [&layout] { layout.sequence_parallel = false; },
+         "sequence parallelism off")
+      ->excludes(sp);
+  auto* distopt = cmd->add_flag_callback(
+      "--distributed-optimizer", [&layout] { layout.distributed_optimizer = true; },
+      "the distributed optimizer on (without it, the memory estimate assumes the framework's default)");
+  cmd->add_flag_callback(
+         "--no-distributed-optimizer", [&layout] { layout.distributed_optimizer = false; },
+         "the distributed optimizer off")
+      ->excludes(distopt);
+  cmd->add_option("--recompute", layout.recompute, "activation recompute: selective, full or none")
+      ->check(CLI::IsMember({"selective", "full", "none"}));
   cmd->add_option("--model", layout.model, "built-in model, Megatron-Bridge recipe or Hugging Face id");
   cmd->add_flag("--suggest", layout.suggest,
                 "suggest a layout for --model on --gpus/--nodes (and --seq-length)");
-  cmd->add_option("--svg", layout.svg, "write the first job's rank layout as an SVG picture to FILE");
+  cmd->add_flag("--smoke-test", layout.smoke_test,
+                "print the short run that proves each job's layout initialises (a command check accepts)");
+  cmd->add_option("--svg", layout.svg, "write a job's rank layout as an SVG picture to FILE");
+  cmd->add_option("--job", layout.job, "the job to explain and draw: its number (1, 2, ...) or its name");
   cmd->add_option("--params", layout.params,
                   "model size in parameters, for --suggest without --model (70e9)");
   cmd->add_option("--active-params", layout.active_params, "active parameters of an MoE model (37e9)");

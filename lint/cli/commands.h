@@ -50,13 +50,20 @@ struct CheckArgs {
 int run_check_command(const CheckArgs& args);
 
 struct LayoutArgs {
-  std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq;
+  std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq, mbs, gbs;
+  std::optional<bool> sequence_parallel, distributed_optimizer;
+  std::string recompute;  // selective | full | none
   std::string model;
   bool suggest = false;
-  std::string svg;                              // --svg FILE: the first job's rank layout as a picture
+  bool smoke_test = false;                      // --smoke-test: the short run that proves each job's layout
+  std::string svg;                              // --svg FILE: a job's rank layout as a picture
+  std::string job;                              // --job N|NAME: which job to explain and draw
   std::optional<double> params, active_params;  // --params 70e9 [--active-params 37e9] for --suggest
   std::optional<std::int64_t> experts;
-  bool any() const { return tp || pp || cp || ep || etp || vpp || gpus || nodes || seq || !model.empty(); }
+  bool any() const {
+    return tp || pp || cp || ep || etp || vpp || gpus || nodes || seq || mbs || gbs || sequence_parallel ||
+           distributed_optimizer || !recompute.empty() || !model.empty();
+  }
 };
 struct PlanArgs {
   std::vector<std::string> paths;

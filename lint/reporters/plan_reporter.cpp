@@ -74,6 +74,42 @@ nlohmann::ordered_json opt(const std::optional<std::int64_t>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
+// Where a value is written, for the plan's table: "line 12", "base.yaml:3", or nothing for a value given
+// as a plan option (its spelling says it all).
+std::string where_written(const Location& at, const std::string& job_path) {
+  if (!at.in_file() || at.path == kCommandLinePath) return {};
+  return at.path == job_path ? fmt::format("line {}", at.range.start.line)
+                             : fmt::format("{}:{}", at.path, at.range.start.line);
+}
+
+// "micro_batch_size = 1 (not set; ...)"
+std::string assumption_text(const AssumedInput& a) {
+  return fmt::format("{} = {}: {}", key_name(a.key), a.value.to_string(), a.reason);
+}
+
+// The estimate with the distributed optimizer turned on, when the estimate assumed it off: the figure the
+// job would see with --use-distributed-optimizer.
+std::optional<MemoryEstimate> with_distributed_optimizer(const Job& job, const MemoryEstimate& mem) {
+  for (const auto& a : mem.assumed)
+    if (a.key == Key::kUseDistributedOptimizer && a.value.as_bool() == false)
+      return estimate_memory_with_distributed_optimizer(job, true);
+  return std::nullopt;
+}
+
+nlohmann::ordered_json smoke_test_json(const SmokeTest& t) {
+  return {{"command", t.command},
+          {"recipe", t.recipe},
+          {"model", t.model},
+          {"gpus", t.gpus},
+          {"nodes", t.nodes},
+          {"gpus_per_node", t.gpus_per_node},
+          {"overrides", t.overrides},
+          {"notes", t.notes},
+          {"success", t.success},
+          {"advisories", t.advisories},
+          {"passed_over", t.passed_over}};
+}
+
 }  // namespace
 
 std::vector<std::int64_t> scaling_worlds(const Job& job) {
@@ -149,8 +185,15 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
                            {"data_parallel_size", opt(data_parallel_size(*mesh, w))},
                            {"expert_data_parallel_size", opt(expert_data_parallel_size(*mesh, w))}});
     jobs.back()["derived"]["scaling"] = scaling;
-    if (auto mem = estimate_memory(*job)) {
+    if (auto mem = estimate_memory_assuming(*job)) {
       jobs.back()["derived"]["memory_gib_per_gpu"] = mem->total_gib;
+      nlohmann::ordered_json assumed = nlohmann::ordered_json::array();
+      for (const auto& a : mem->assumed)
+        assumed.push_back({{"key", std::string(key_name(a.key))},
+                           {"value", value_json(a.value)},
+                           {"framework", std::string(framework_id(a.framework))},
+                           {"reason", a.reason}});
+      jobs.back()["derived"]["memory_assumptions"] = assumed;
       nlohmann::ordered_json memory = {
           {"weights_optimizer_gib", mem->weights_optimizer_gib},
           {"weights_optimizer_min_gib", mem->weights_optimizer_min_gib},
@@ -161,9 +204,12 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
                                  : nlohmann::ordered_json(nullptr)},
           {"terms", mem->terms},
           {"assumptions", mem->assumptions}};
+      if (auto on = with_distributed_optimizer(*job, *mem))
+        memory["with_distributed_optimizer_gib"] = on->total_gib;
       jobs.back()["derived"]["memory"] = memory;
     } else {
       jobs.back()["derived"]["memory_gib_per_gpu"] = nullptr;
+      jobs.back()["derived"]["memory_assumptions"] = nlohmann::ordered_json::array();
       jobs.back()["derived"]["memory_unknown"] = memory_inputs_missing(*job);
     }
     nlohmann::ordered_json groups = nlohmann::ordered_json::array();
@@ -174,6 +220,12 @@ void report_plan_json(const PlanResult& plan, std::ostream& out) {
                         {"crossing_nodes", g.crossing_nodes},
                         {"crossing_nvlink_domains", g.crossing_domains}});
     jobs.back()["derived"]["groups"] = groups;
+    if (job_index < plan.smoke_tests.size()) {
+      const SmokeTestResult& smoke = plan.smoke_tests[job_index];
+      jobs.back()["derived"]["smoke_test"] =
+          smoke.test ? smoke_test_json(*smoke.test) : nlohmann::ordered_json(nullptr);
+      if (!smoke.test) jobs.back()["derived"]["smoke_test_unavailable"] = smoke.why_not;
+    }
     nlohmann::ordered_json findings = nlohmann::ordered_json::array();
     if (job_index < plan.findings.size())
       for (const auto& f : plan.findings[job_index])
@@ -201,12 +253,33 @@ std::string provenance(const Fact& f, const std::string& job_path) {
       out += ", ...";
       break;
     }
-    std::string where = w.location.path == job_path
+    std::string where = w.location.path == kCommandLinePath ? std::string("command line")
+                        : w.location.path == job_path
                             ? fmt::format("line {}", w.location.range.start.line)
                             : fmt::format("{}:{}", w.location.path, w.location.range.start.line);
     out += fmt::format("{}{} ({})", shown == 1 ? " <- " : ", ", w.message, where);
   }
   return out;
+}
+
+}  // namespace
+
+namespace {
+
+void report_smoke_test(const SmokeTestResult& smoke, std::ostream& out) {
+  if (!smoke.test) {
+    out << "  smoke test: none: " << escape_control(smoke.why_not) << "\n";
+    return;
+  }
+  const SmokeTest& t = *smoke.test;
+  out << fmt::format("  smoke test: {} ({}) on {} GPUs{}, 3 iterations:\n", t.recipe, t.model, t.gpus,
+                     t.nodes > 1 ? fmt::format(" ({} nodes of {})", t.nodes, t.gpus_per_node) : "");
+  out << "    " << t.command << "\n";
+  for (const auto& n : t.notes) out << "    - " << n << "\n";
+  for (const auto& p : t.passed_over) out << "    - passed over " << escape_control(p) << "\n";
+  for (const auto& a : t.advisories) out << "    - check still advises: " << escape_control(a) << "\n";
+  out << "    success:\n";
+  for (const auto& s : t.success) out << "      " << s << "\n";
 }
 
 }  // namespace
@@ -222,11 +295,7 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
     for (std::size_t i = 0; i < kKeyCount; ++i) {
       const Fact* f = job->fact(static_cast<Key>(i));
       if (!f) continue;
-      std::string where;
-      if (f->location.in_file())
-        where = f->location.path == job->path()
-                    ? fmt::format("line {}", f->location.range.start.line)
-                    : fmt::format("{}:{}", f->location.path, f->location.range.start.line);
+      std::string where = where_written(f->location, job->path());
       std::string value =
           f->value.is_unknown() ? "unknown: " + f->value.unknown_reason() : f->value.to_string();
       out << fmt::format("  {:<38} {:<12} {}{}{}{}\n", key_name(static_cast<Key>(i)), escape_control(value),
@@ -293,15 +362,39 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
                          mesh->tp <= dom ? "fits" : "does not fit", dom,
                          escape_control(job->nvlink_domain().source));
     }
-    if (auto mem = estimate_memory(*job)) {
+    if (auto mem = estimate_memory_assuming(*job)) {
       const ClusterProfile& c = job->cluster();
+      std::string assumed = mem->assumed.empty()
+                                ? ""
+                                : fmt::format(", with {} assumed input{}", mem->assumed.size(),
+                                              mem->assumed.size() == 1 ? "" : "s");
       out << (c.gpu_memory_gib > 0
-                  ? fmt::format("    memory per GPU: {:.1f} GiB of {:g} GiB\n", mem->total_gib,
-                                c.gpu_memory_gib)
-                  : fmt::format("    memory per GPU: {:.1f} GiB (the {} profile gives no GPU memory)\n",
-                                mem->total_gib, c.name));
+                  ? fmt::format("    memory per GPU: {:.1f} GiB of {:g} GiB{}\n", mem->total_gib,
+                                c.gpu_memory_gib, assumed)
+                  : fmt::format("    memory per GPU: {:.1f} GiB (the {} profile gives no GPU memory){}\n",
+                                mem->total_gib, c.name, assumed));
       for (const auto& t : mem->terms) out << "      " << t << "\n";
+      for (const auto& a : mem->assumed)
+        out << "      assumed: " << escape_control(assumption_text(a)) << "\n";
+      if (auto on = with_distributed_optimizer(*job, *mem))
+        out << fmt::format(
+            "      with the distributed optimizer: {:.1f} GiB ({:.1f} GiB of weights, gradients and "
+            "optimizer state)\n",
+            on->total_gib, on->weights_optimizer_gib);
       for (const auto& a : mem->assumptions) out << "      assumes: " << a << "\n";
+      if (!mem->assumed.empty()) {
+        // How to make them known: plan options for a plan from numbers, the settings for a file.
+        bool options = job->path() == kCommandLinePath;
+        std::string how;
+        for (const auto& a : mem->assumed)
+          how += (how.empty() ? "" : " and ") +
+                 (!options ? std::string(key_name(a.key))
+                  : a.key == Key::kMicroBatchSize
+                      ? std::string("--mbs N")
+                      : std::string("--distributed-optimizer or --no-distributed-optimizer"));
+        out << "      (PL601 judges memory on known inputs only: " << (options ? "give " : "set ") << how
+            << ")\n";
+      }
     } else {
       std::string missing;
       for (const auto& m : memory_inputs_missing(*job)) missing += (missing.empty() ? "" : ", ") + m;
@@ -316,6 +409,7 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
       for (const auto& f : plan.findings[index])
         out << fmt::format("    {}[{}] {}\n", severity_name(f.severity), f.code, escape_control(f.message));
     }
+    if (index < plan.smoke_tests.size()) report_smoke_test(plan.smoke_tests[index], out);
     out << "\n";
   }
 }

@@ -161,3 +161,105 @@ TEST(MemoryModel, MegatronDeepSpeedZeroStage) {
 
 }  // namespace
 }  // namespace parlint
+
+#include "lint/layout_job.h"
+#include "lint/rule.h"
+
+namespace parlint {
+namespace {
+
+// Llama 3 70B at TP 4, PP 4 on 64 GPUs (DP 4) from plan options, which say nothing of the micro-batch or
+// the optimizer: 4,540,858,368 parameters per GPU, as in the worked example above.
+Job planned(LayoutSpec spec, Framework framework = Framework::kUnknown) {
+  spec.model = "llama3-70b";
+  spec.tp = 4;
+  spec.pp = 4;
+  spec.gpus = 64;
+  spec.seq = 4096;
+  LintOptions options;
+  options.framework = framework;
+  return Job(std::string(kCommandLinePath), layout_job(spec).job, options);
+}
+
+const AssumedInput* assumed(const MemoryEstimate& e, Key key) {
+  for (const auto& a : e.assumed)
+    if (a.key == key) return &a;
+  return nullptr;
+}
+
+TEST(MemoryAssumptions, MicroBatchAndTheFrameworksOptimizerAreAssumedAndSaid) {
+  Job job = planned({});
+  EXPECT_FALSE(estimate_memory(job));  // what PL601 sees: not every input is known
+  auto e = estimate_memory_assuming(job);
+  ASSERT_TRUE(e);
+  ASSERT_EQ(e->assumed.size(), 2u);
+  const AssumedInput* mbs = assumed(*e, Key::kMicroBatchSize);
+  const AssumedInput* distopt = assumed(*e, Key::kUseDistributedOptimizer);
+  ASSERT_TRUE(mbs && distopt);
+  EXPECT_EQ(mbs->value.as_int(), 1);
+  // A plan from numbers runs on Megatron-Core's defaults: the distributed optimizer is off, 18 bytes per
+  // parameter.
+  EXPECT_EQ(distopt->value.as_bool(), false);
+  EXPECT_EQ(distopt->framework, Framework::kUnknown);
+  EXPECT_NE(distopt->reason.find("Megatron-Core's default"), std::string::npos);
+  EXPECT_NEAR(e->weights_optimizer_gib, 76.1, 0.1);
+  // Turning it on gives the (6 + 12/4)-byte figure.
+  auto on = estimate_memory_with_distributed_optimizer(job, true);
+  ASSERT_TRUE(on);
+  EXPECT_NEAR(on->weights_optimizer_gib, 38.1, 0.1);
+  EXPECT_FALSE(assumed(*on, Key::kUseDistributedOptimizer));
+}
+
+TEST(MemoryAssumptions, MegatronBridgeAssumesWhatItsRecipesSet) {
+  auto e = estimate_memory_assuming(planned({}, Framework::kMegatronBridge));
+  ASSERT_TRUE(e);
+  const AssumedInput* distopt = assumed(*e, Key::kUseDistributedOptimizer);
+  ASSERT_TRUE(distopt);
+  EXPECT_EQ(distopt->value.as_bool(), true);
+  EXPECT_NEAR(e->weights_optimizer_gib, 38.1, 0.1);
+  // Megatron-LM leaves it off unless --use-distributed-optimizer is given: known, not assumed.
+  auto mlm = estimate_memory_assuming(planned({}, Framework::kMegatronLM));
+  ASSERT_TRUE(mlm);
+  EXPECT_FALSE(assumed(*mlm, Key::kUseDistributedOptimizer));
+  EXPECT_TRUE(assumed(*mlm, Key::kMicroBatchSize));
+}
+
+TEST(MemoryAssumptions, GivenInputsAreNeverAssumed) {
+  LayoutSpec spec;
+  spec.mbs = 2;
+  spec.distributed_optimizer = true;
+  Job job = planned(spec);
+  auto known = estimate_memory(job), assuming = estimate_memory_assuming(job);
+  ASSERT_TRUE(known && assuming);
+  EXPECT_TRUE(assuming->assumed.empty());
+  EXPECT_DOUBLE_EQ(known->total_gib, assuming->total_gib);
+  // Only the micro-batch and the optimizer are ever assumed: without a sequence length there is no estimate.
+  LayoutSpec no_seq;
+  no_seq.model = "llama3-70b";
+  no_seq.tp = 4;
+  no_seq.gpus = 64;
+  Job partial(std::string(kCommandLinePath), layout_job(no_seq).job, {});
+  EXPECT_FALSE(estimate_memory_assuming(partial));
+}
+
+TEST(MemoryAssumptions, Pl601FiresOnKnownInputsOnly) {
+  const Rule* pl601 = RuleRegistry::instance().find("PL601");
+  ASSERT_TRUE(pl601);
+  auto findings = [&](const LayoutSpec& spec) {
+    std::vector<Finding> out;
+    pl601->check_job(planned(spec), out);
+    return out.size();
+  };
+  // Selective recompute stated: the whole estimate counts, 76.1 + 42 GiB > 80 GiB. With the micro-batch and
+  // the optimizer assumed, the plan shows that figure but PL601 stays silent.
+  LayoutSpec assumed_inputs;
+  assumed_inputs.recompute = "selective";
+  EXPECT_EQ(findings(assumed_inputs), 0u);
+  LayoutSpec known = assumed_inputs;
+  known.mbs = 1;
+  known.distributed_optimizer = false;
+  EXPECT_EQ(findings(known), 1u);
+}
+
+}  // namespace
+}  // namespace parlint
