@@ -1002,3 +1002,109 @@ class CorpusTriage(TempDir):
         p = self.triage([(*finding, "false", "not a problem")])
         self.assertEqual(p.returncode, 1, p.stdout)
         self.assertIn("false alarm still reported", p.stdout)
+
+
+GITLAB_SCHEMA = os.path.join(ROOT, "tests", "data", "gitlab", "codeclimate.json")
+GITLAB_SEVERITIES = {"info", "minor", "major", "critical", "blocker"}
+
+
+def gitlab_validator():
+    """GitLab's own schema for one report entry (tests/data/gitlab/README.md), over the whole array."""
+    try:
+        import jsonschema
+    except ImportError as e:  # pragma: no cover - the test tools of scripts/setup-deps.sh
+        raise AssertionError("python3-jsonschema is missing: run scripts/setup-deps.sh") from e
+    with open(GITLAB_SCHEMA) as f:
+        entry = json.load(f)
+    return jsonschema.Draft7Validator({"type": "array", "items": entry})
+
+
+class GitLabFormat(TempDir):
+    """--format gitlab: GitLab's Code Quality report, valid for GitLab's parser and stable across edits."""
+
+    def gitlab(self, *args, cwd=None, env=None):
+        r = run("check", "--format", "gitlab", *args, cwd=cwd or self.dir, env=env)
+        self.assertFalse(r.stdout.startswith("\ufeff"))  # GitLab's parser refuses a byte order mark
+        doc = json.loads(r.stdout)
+        self.assert_valid(doc)
+        return r, doc
+
+    def assert_valid(self, doc):
+        gitlab_validator().validate(doc)
+        for e in doc:  # what GitLab's documentation adds to the schema ("Implement a custom tool")
+            self.assertRegex(e["check_name"], r"^parlint/PL\d{3}$")
+            self.assertIn(e["severity"], GITLAB_SEVERITIES)
+            path = e["location"]["path"]
+            self.assertFalse(os.path.isabs(path) or path.startswith(("./", "../")), path)
+            self.assertGreaterEqual(e["location"]["lines"]["begin"], 1)
+            self.assertGreaterEqual(e["location"]["lines"]["end"], e["location"]["lines"]["begin"])
+            self.assertRegex(e["fingerprint"], r"^[0-9a-f]{16}$")
+        fingerprints = [e["fingerprint"] for e in doc]
+        self.assertEqual(len(fingerprints), len(set(fingerprints)))  # GitLab keys findings by fingerprint
+
+    def test_the_schema_refuses_what_gitlab_drops(self):
+        # The validation is not vacuous: an entry without a fingerprint or with a text line stops GitLab's parser.
+        entry = {"description": "d", "check_name": "c", "fingerprint": "f", "severity": "minor",
+                 "location": {"path": "a.yaml", "lines": {"begin": 1}}}
+        gitlab_validator().validate([entry])
+        for broken in ({k: v for k, v in entry.items() if k != "fingerprint"},
+                       dict(entry, location={"path": "a.yaml", "lines": {"begin": "1"}})):
+            with self.assertRaises(Exception):
+                gitlab_validator().validate([broken])
+
+    def test_every_severity_and_the_fields_gitlab_reads(self):
+        self.write("a/bad.yaml", TP16)
+        self.write("a/warn.yaml", WARNING_ONLY)
+        self.write("a/info.yaml", INFO_ONLY)
+        r, doc = self.gitlab("a")
+        self.assertEqual(r.returncode, 1)
+        by_path = {}
+        for e in doc:
+            by_path.setdefault(e["location"]["path"], []).append(e)
+        self.assertEqual(sorted(by_path), ["a/bad.yaml", "a/info.yaml", "a/warn.yaml"])
+        self.assertEqual({e["severity"] for e in by_path["a/bad.yaml"]}, {"critical"})
+        self.assertEqual({e["severity"] for e in by_path["a/warn.yaml"]}, {"minor"})
+        self.assertEqual({e["severity"] for e in by_path["a/info.yaml"]}, {"info"})
+        pl101 = next(e for e in doc if e["check_name"] == "parlint/PL101")
+        self.assertTrue(pl101["description"].startswith("PL101: TP=16 spans 2 NVLink domains"), pl101)
+        self.assertEqual(pl101["location"]["lines"], {"begin": 5, "end": 5})
+        self.assertEqual((pl101["type"], pl101["categories"]), ("issue", ["Bug Risk"]))
+
+    def test_fingerprints_survive_unrelated_lines_and_differ_between_files(self):
+        self.write("x/bad.yaml", TP16)
+        self.write("y/bad.yaml", TP16)
+        self.write("z/twice.yaml", TP16 + "---\n" + TP16)  # the same finding twice in one file
+        _, doc = self.gitlab(".")
+        first = {(e["location"]["path"], e["check_name"], e["location"]["lines"]["begin"]): e["fingerprint"]
+                 for e in doc}
+        self.assertEqual(len(first), len(doc))
+        self.write("x/bad.yaml", "# a comment moves every line down\n\n" + TP16)
+        _, doc = self.gitlab(".")
+        moved = {(e["location"]["path"], e["check_name"], e["location"]["lines"]["begin"]): e["fingerprint"]
+                 for e in doc}
+        self.assertEqual(moved[("x/bad.yaml", "parlint/PL101", 7)], first[("x/bad.yaml", "parlint/PL101", 5)])
+        self.assertNotEqual(first[("x/bad.yaml", "parlint/PL101", 5)], first[("y/bad.yaml", "parlint/PL101", 5)])
+
+    def test_paths_are_relative_to_the_project(self):
+        bad = self.write("proj/sub/bad.yaml", TP16)
+        os.makedirs(os.path.join(self.dir, "proj", ".git"))
+        sub = os.path.join(self.dir, "proj", "sub")
+        for arg in ("bad.yaml", "./bad.yaml", bad):  # as given, ./, absolute: all from the checkout's top
+            _, doc = self.gitlab(arg, cwd=sub)
+            self.assertEqual({e["location"]["path"] for e in doc}, {"sub/bad.yaml"}, arg)
+        # In GitLab CI the project is $CI_PROJECT_DIR.
+        _, doc = self.gitlab("bad.yaml", cwd=sub, env={"CI_PROJECT_DIR": sub})
+        self.assertEqual({e["location"]["path"] for e in doc}, {"bad.yaml"})
+
+    def test_statistics_go_to_stderr_and_a_clean_run_is_an_empty_array(self):
+        self.write("bad.yaml", TP16)
+        r, doc = self.gitlab("--statistics", "bad.yaml")
+        self.assertEqual(len(doc), 2)
+        self.assertIn("    1  PL101  tp-crosses-nvlink-domain\n", r.stderr)
+        self.write("good.yaml", CLEAN)
+        r, doc = self.gitlab("good.yaml")
+        self.assertEqual((r.returncode, r.stdout, doc), (0, "[]\n", []))
+
+    def test_listed_in_help(self):
+        self.assertIn("gitlab", run("check", "--help").stdout)
+

@@ -117,9 +117,10 @@ int run_check_command(const CheckArgs& a) {
   find_report_format(format)->write(result, report, buffer);  // --format allows only their names
 
   // --statistics never replaces a report: the text report gets the lines after it, JSON and SARIF carry
-  // them in their own document, and the line-based formats (gcc, github) leave them to stderr.
+  // them in their own document, and the others (gcc, github, gitlab's bare array) leave them to stderr.
   if (a.statistics && format == "text") buffer << statistics_text(result);
-  if (a.statistics && (format == "gcc" || format == "github")) std::cerr << statistics_text(result);
+  if (a.statistics && (format == "gcc" || format == "github" || format == "gitlab"))
+    std::cerr << statistics_text(result);
   // `-` with --fix: the fixed text is the output, and the report goes to stderr (as ruff does).
   const FileFix* fixed_stdin = nullptr;
   for (const auto& f : result.fixes)
