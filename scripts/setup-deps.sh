@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev libgtest-dev libgmock-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format
+          libtomlplusplus-dev  # toml++ 3.3, header-only: [tool.parlint] in pyproject.toml
           pre-commit python3-yaml neovim  # real programs the integration tests drive
           python3-jsonschema  # validates --format gitlab against GitLab's Code Quality schema
           clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)

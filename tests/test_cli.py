@@ -1108,3 +1108,162 @@ class GitLabFormat(TempDir):
     def test_listed_in_help(self):
         self.assertIn("gitlab", run("check", "--help").stdout)
 
+
+class PyprojectConfiguration(TempDir):
+    """[tool.parlint] in pyproject.toml: the keys of .parlint.yaml, found the same way, checked the same way."""
+
+    def codes(self, *args, cwd=None):
+        r = run("check", "--format", "json", *args, cwd=cwd or self.dir)
+        return r, sorted({d["code"] for d in json.loads(r.stdout)["diagnostics"]}) if r.stdout else []
+
+    def settings(self, path, *args):
+        r = run("check", "--show-settings", "--format", "json", *args, path, cwd=self.dir)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)["settings"][0]
+
+    def test_the_table_applies_like_parlint_yaml(self):
+        self.write("a/bad.yaml", TP16)
+        self.write("pyproject.toml", '[project]\nname = "x"\n\n[tool.parlint]\nignore = ["PL102"]\n\n'
+                                     '[tool.parlint.severity]\nPL101 = "warning"\n')
+        r, codes = self.codes("a")
+        self.assertEqual(codes, ["PL101"])
+        self.assertEqual(json.loads(r.stdout)["diagnostics"][0]["severity"], "warning")
+        r, codes = self.codes("--select", "PL102", "a")  # the command line wins
+        self.assertEqual(codes, ["PL102"])
+
+    def test_every_key(self):
+        self.write("third_party/x.yaml", TP16)
+        self.write("examples/ex.yaml", "model:\n  num_layers: 32\n  pipeline_model_parallel_size: 4\n")
+        self.write("pyproject.toml", """[tool.parlint]
+select = ["PL1", "PL4"]
+fail-on = "never"
+framework = "megatron-bridge"
+megatron-core-version = "0.15"
+exclude = ["third_party/**"]
+
+[tool.parlint.cluster]
+gpus_per_node = 4
+nvlink_domain = 72
+gpu_memory_gib = 186.5
+
+[tool.parlint.per-file-ignores]
+"examples/**" = ["PL401"]
+""")
+        r, codes = self.codes(".")
+        self.assertEqual((r.returncode, codes), (0, []))  # excluded, ignored per file, fail-on never
+        s = self.settings("examples/ex.yaml")
+        self.assertEqual(s["configuration"], {"path": "pyproject.toml", "table": "tool.parlint",
+                                              "found": "the closest above the file", "not_used": None})
+        self.assertEqual(s["select"], {"value": ["PL1", "PL4"], "from": "configuration"})
+        self.assertEqual(s["per_file_ignores"], [{"pattern": "examples/**", "rules": ["PL401"], "matches": True}])
+        self.assertNotIn("PL401", [x["code"] for x in s["rules"]])
+        self.assertEqual(s["fail_on"], {"value": "never", "from": "configuration"})
+        self.assertEqual((s["cluster"]["gpus_per_node"], s["cluster"]["nvlink_domain"], s["cluster"]["gpu_memory_gib"],
+                          s["cluster"]["from"]), (4, 72, 186.5, "configuration"))
+        self.assertEqual(s["framework"], {"value": "megatron-bridge", "from": "configuration"})
+        self.assertEqual(s["megatron_core_version"], {"value": "0.15.0", "from": "configuration"})
+        self.assertEqual(s["exclude"]["configuration"], ["third_party/**"])
+
+    def test_without_the_table_the_search_goes_on_and_parlint_yaml_wins_in_one_folder(self):
+        self.write("pkg/bad.yaml", TP16)
+        self.write(".parlint.yaml", "ignore: [PL102]\n")
+        self.write("pkg/pyproject.toml", '[project]\nname = "pkg"\n')  # not a configuration: skipped
+        self.assertEqual(self.codes("pkg")[1], ["PL101"])
+        self.write("pkg/pyproject.toml", '[project]\nname = "pkg"\n[tool.parlint]\nignore = ["PL101"]\n')
+        self.assertEqual(self.codes("pkg")[1], ["PL102"])  # the closest wins
+        self.write("pkg/.parlint.yaml", "select: [PL102]\nignore: [PL102]\n")
+        self.assertEqual(self.codes("pkg")[1], [])  # .parlint.yaml wins over [tool.parlint] in its folder
+        s = self.settings("pkg/bad.yaml")
+        self.assertEqual(s["configuration"]["path"], os.path.join("pkg", ".parlint.yaml"))
+        self.assertEqual(s["configuration"]["not_used"], "[tool.parlint] in " + os.path.join("pkg", "pyproject.toml"))
+        text = run("check", "--show-settings", "pkg/bad.yaml", cwd=self.dir).stdout
+        self.assertIn("not used: [tool.parlint] in pkg/pyproject.toml (.parlint.yaml in the same folder wins)", text)
+
+    def test_errors_name_the_file_and_line(self):
+        self.write("ok.yaml", CLEAN)
+        for text, message in [
+                ('[tool.parlint]\nselect = ["PL1"]\nseverities = {PL101 = "error"}\n',
+                 "pyproject.toml:3: unknown configuration key 'severities'"),
+                ('[tool.parlint]\nignore = ["PL999"]\n', "pyproject.toml:2: unknown rule 'PL999' in ignore"),
+                ('[tool.parlint]\ncluster = "dgx-z9000"\n', "pyproject.toml:2: unknown cluster profile 'dgx-z9000'"),
+                ('[tool.parlint.cluster]\ngpus_per_node = "four"\n', "pyproject.toml:2: cluster.gpus_per_node has the wrong type"),
+                ('[tool.parlint]\nfail-on = true\n', "pyproject.toml:2: fail-on must be error, warning, info or never"),
+                ('[project]\nname = "x"\n[tool.parlint\nselect = []\n', "pyproject.toml:3: invalid TOML: "),
+                ('[tool]\nparlint = 3\n', "pyproject.toml:2: tool.parlint must be a table")]:
+            self.write("pyproject.toml", text)
+            r = run("check", "ok.yaml", cwd=self.dir)
+            self.assertEqual(r.returncode, 2, text)
+            self.assertIn(message, r.stderr, text)
+
+    def test_explicit_config(self):
+        self.write("bad.yaml", TP16)
+        cfg = self.write("cfg/pyproject.toml", '[tool.parlint.severity]\nPL101 = "info"\n')
+        r = run("check", "--config", cfg, "--format", "json", "bad.yaml", cwd=self.dir)
+        self.assertEqual({d["code"]: d["severity"] for d in json.loads(r.stdout)["diagnostics"]}["PL101"], "info")
+        other = self.write("cfg/other.toml", '[project]\nname = "x"\n')
+        r = run("check", "--config", other, "bad.yaml", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no [tool.parlint] table", r.stderr)
+
+
+class ShowSettings(TempDir):
+    """--show-settings: the settings of each path and where each came from; nothing is linted."""
+
+    CONFIG = ("select: [PL1, PL4]\nignore: [PL104]\nseverity: {PL103: error}\nfail-on: error\ncluster: gb200-nvl72\n"
+              "framework: nemo2\nexclude: [\"third_party/**\"]\nper-file-ignores: {\"examples/**\": [PL401]}\n")
+
+    def test_text(self):
+        self.write(".parlint.yaml", self.CONFIG)
+        self.write("examples/bad.yaml", TP16)
+        r = run("check", "--show-settings", "examples/bad.yaml", cwd=self.dir)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout
+        self.assertNotIn("PL101]", out)  # nothing linted
+        for line in ("Settings for examples/bad.yaml\n",
+                     "  configuration          .parlint.yaml (the closest above the file)\n",
+                     "  select                 PL1, PL4 (configuration)\n",
+                     "  ignore                 PL104 (configuration)\n",
+                     "  per-file-ignores       \"examples/**\": PL401 (matches this file)\n",
+                     "  severity               PL103: error (configuration); the others their default\n",
+                     "  fail-on                error (configuration); one threshold for the whole run\n",
+                     "  cluster                gb200-nvl72 (configuration): 4 GPUs per node, NVLink domain 72, "
+                     "186 GiB per GPU",
+                     "  framework              nemo2 (configuration)\n",
+                     "  exclude                third_party/** (configuration, relative to .)\n"):
+            self.assertIn(line, out)
+        self.assertRegex(out, r"rules enabled +\d+ of \d+: PL101 PL102 PL103 PL105 .*\n {25}PL\d")
+        enabled = out.split("rules enabled")[1].split("severity")[0]
+        self.assertNotIn("PL104", enabled)  # ignored
+        self.assertNotIn("PL401", enabled)  # ignored for this file by per-file-ignores
+
+    def test_command_line_wins_and_says_so(self):
+        self.write(".parlint.yaml", self.CONFIG)
+        self.write("conf/x.yaml", CLEAN)
+        s = json.loads(run("check", "--show-settings", "--format", "json", "--cluster", "dgx-b200", "--select", "PL2",
+                           "--fail-on", "warning", "--gpus-per-node", "4", "conf/x.yaml", cwd=self.dir).stdout)["settings"][0]
+        self.assertEqual((s["cluster"]["name"], s["cluster"]["from"]), ("dgx-b200", "command line"))
+        self.assertEqual(s["select"], {"value": ["PL2"], "from": "command line"})
+        self.assertEqual(s["ignore"], {"value": [], "from": "default"})  # --select replaces both lists
+        self.assertEqual(s["fail_on"], {"value": "warning", "from": "command line"})
+        self.assertEqual(s["gpus_per_node"], {"value": 4, "from": "command line"})
+        self.assertEqual(s["per_file_ignores"][0]["matches"], False)
+        self.assertTrue(all(x["code"].startswith("PL2") for x in s["rules"]))
+
+    def test_defaults_folders_and_errors(self):
+        self.write("a/x.yaml", CLEAN)
+        r = run("check", "--show-settings", "a", "a/x.yaml", cwd=self.dir)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Settings for a (a file directly in this folder)\n", r.stdout)
+        self.assertIn("Settings for a/x.yaml\n", r.stdout)
+        self.assertIn("configuration          none", r.stdout)
+        self.assertIn("select                 all rules (default)", r.stdout)
+        self.assertIn("cluster                none chosen", r.stdout)
+        self.assertIn("fail-on                warning (default)", r.stdout)
+        r = run("check", "--show-settings", "--stdin-filename", "a/y.yaml", "-", cwd=self.dir, stdin="")
+        self.assertIn("Settings for a/y.yaml\n", r.stdout)
+        self.assertEqual(run("check", "--show-settings", "missing.yaml", cwd=self.dir).returncode, 2)
+        self.write(".parlint.yaml", "selct: [PL1]\n")
+        r = run("check", "--show-settings", "a/x.yaml", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(".parlint.yaml:1: unknown configuration key 'selct'", r.stderr)
+

@@ -89,6 +89,14 @@ int run_check_command(const CheckArgs& a) {
   std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"."} : a.paths;
   options.fix = a.diff ? FixMode::kDiff : a.fix ? FixMode::kApply : FixMode::kOff;
   options.unsafe_fixes = a.unsafe_fixes;
+  if (a.show_settings) {
+    bool fail_on_configured = !a.fail_on_given && config_fail_on;
+    SettingsContext context{a.fail_on_given ? a.fail_on : config_fail_on.value_or(a.fail_on),
+                            a.fail_on_given      ? "command line"
+                            : fail_on_configured ? "configuration"
+                                                 : "default"};
+    return run_show_settings(paths, options, context, a.format == "json");
+  }
 
   RunResult result = run_check(paths, options);
   for (const auto& f : result.fixes)
