@@ -97,6 +97,13 @@ int run_check_command(const CheckArgs& a) {
                                                  : "default"};
     return run_show_settings(paths, options, context, a.format == "json");
   }
+  if (a.add_noqa) {
+    if (options.fix != FixMode::kOff)
+      return usage_error("--add-noqa cannot be combined with --fix or --diff");
+    if (std::find(paths.begin(), paths.end(), "-") != paths.end())
+      return usage_error("--add-noqa edits files in place and cannot edit standard input; name the files");
+    return run_add_noqa(paths, options);
+  }
 
   RunResult result = run_check(paths, options);
   for (const auto& f : result.fixes)

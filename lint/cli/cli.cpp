@@ -73,6 +73,9 @@ void add_check_options(CLI::App* cmd, CheckArgs& check) {
       "--show-settings", check.show_settings,
       "print the settings each PATH is linted with (configuration file, rules, severities, "
       "fail-on, cluster profile, ...) and where each came from; lint nothing (JSON with --format json)");
+  cmd->add_flag("--add-noqa", check.add_noqa,
+                "add a suppression comment (# parlint: ignore[CODE] -- TODO: reason) for every finding, "
+                "codes of one line together, and print how many were added");
 }
 
 void add_plan_options(CLI::App* cmd, PlanArgs& plan) {

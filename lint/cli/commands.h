@@ -47,6 +47,7 @@ struct CheckArgs {
   bool fix = false, unsafe_fixes = false, diff = false, show_fixes = false;
   std::string max_file_size = "16MiB";
   bool show_settings = false;  // print the settings each path is linted with, lint nothing
+  bool add_noqa = false;       // add a suppression comment for every finding
 };
 int run_check_command(const CheckArgs& args);
 
@@ -57,6 +58,8 @@ struct SettingsContext {
 };
 int run_show_settings(const std::vector<std::string>& paths, const EngineOptions& options,
                       const SettingsContext& context, bool as_json);
+// --add-noqa: suppression comments for the findings of `paths`; prints how many were added.
+int run_add_noqa(const std::vector<std::string>& paths, const EngineOptions& options);
 
 struct LayoutArgs {
   std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq;

@@ -15,9 +15,9 @@
 #include "generated/version.h"
 #include "lint/lsp/layout_hover.h"
 #include "lint/lsp/message_transport.h"
-#include "lint/lsp/suppression_edit.h"
 #include "lint/lsp/text_document.h"
 #include "lint/rule.h"
+#include "lint/suppression_edit.h"
 #include "lint/uri.h"
 #include "parsers/source_files.h"
 
