@@ -16,8 +16,10 @@ struct AddedSuppressions {
   int comments = 0;  // comments written or extended
   int findings = 0;  // findings they suppress
   int files = 0;     // files written
-  // Findings left as they were, one line each: "path:line: PL901 ...: why".
+  // Findings left as they were, one line each: "path:line: PL901 not suppressed: why" (findings that
+  // read alike once), and how many findings `check` reports once the files are written.
   std::vector<std::string> not_suppressed;
+  int left = 0;
   std::vector<InputError> errors;  // inputs that could not be read, files that could not be written
 };
 

@@ -243,6 +243,9 @@ Expected<Config, std::string> parse_config(const std::string& text, const std::s
 
 Expected<std::optional<Config>, std::string> parse_pyproject_config(const std::string& text,
                                                                     const std::string& path) {
+  // Any spelling of the table ([tool.parlint], tool.parlint.x = ..., parlint = {...} under [tool]) holds
+  // the word: a pyproject.toml without it is another tool's business, not parsed (nor refused) here.
+  if (text.find("parlint") == std::string::npos) return std::optional<Config>();
   auto table = pyproject_parlint_table(text, path);
   if (!table) return Unexpected(table.error());
   if (!*table) return std::optional<Config>();

@@ -1205,6 +1205,13 @@ gpu_memory_gib = 186.5
         self.assertEqual(r.returncode, 2)
         self.assertIn("no [tool.parlint] table", r.stderr)
 
+    def test_another_tools_broken_pyproject_is_not_read(self):
+        self.write("ok.yaml", CLEAN)
+        self.write("pyproject.toml", '[project\nname = "x"\n')  # no [tool.parlint]: not parsed at all
+        self.assertEqual(run("check", "ok.yaml", cwd=self.dir).returncode, 0)
+        self.write("pyproject.toml", '[project\nname = "x"\n[tool.parlint]\n')
+        self.assertEqual(run("check", "ok.yaml", cwd=self.dir).returncode, 2)
+
 
 class ShowSettings(TempDir):
     """--show-settings: the settings of each path and where each came from; nothing is linted."""
@@ -1352,7 +1359,7 @@ class AddNoqa(TempDir):
         r = self.add("typo.yaml")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("typo.yaml:2: PL902 not suppressed: it is about a suppression comment itself", r.stderr)
-        self.assertIn("1 finding is left as it was", r.stderr)
+        self.assertIn("1 finding remains (above).", r.stderr)
         r = run("check", "--add-noqa", "-", "--stdin-filename", "x.yaml", stdin=TP16)
         self.assertEqual(r.returncode, 2)
         self.assertIn("--add-noqa edits files in place and cannot edit standard input", r.stderr)
@@ -1392,10 +1399,11 @@ class AddNoqa(TempDir):
             self.assertEqual(strip(new), strip(old), path)
         self.assertEqual(changed, int(added.group(3)))
         doc = json.loads(run("check", "--format", "json", ".", cwd=tree).stdout)
-        remaining = sorted(f"{d['path'].removeprefix('./')}:{d['range']['start']['line']}: {d['code']}"
-                           for d in doc["diagnostics"])
-        self.assertEqual(remaining, sorted(line.split(" not suppressed")[0].removeprefix("parlint: ./")
-                                           .removeprefix("parlint: ") for line in left))
+        remaining = [f"{d['path'].removeprefix('./')}:{d['range']['start']['line']}: {d['code']}"
+                     for d in doc["diagnostics"]]
+        self.assertEqual(set(remaining), {line.split(" not suppressed")[0].removeprefix("parlint: ./")
+                                          .removeprefix("parlint: ") for line in left})
+        self.assertIn(f"{len(remaining)} findings remain (above).", r.stderr)
         # What remains: comments about comments (PL901, PL902), a syntax error past the last line, and findings
         # that only a launch reading another file reports.
         self.assertEqual({d["code"] for d in doc["diagnostics"]}, {"PL503", "PL303", "PL900", "PL901", "PL902"})

@@ -1,5 +1,6 @@
 // parlint check --add-noqa: a suppression comment for every finding, then how many were added (ruff
-// prints "Added N noqa directives."); what no comment can hide is listed on stderr.
+// prints "Added N noqa directives."); what no comment can hide is listed on stderr, and how many
+// findings `check` still reports.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -18,10 +19,9 @@ int run_add_noqa(const std::vector<std::string>& paths, const EngineOptions& opt
   std::cerr << fmt::format("Added {} suppression comment{} for {} finding{} in {} file{}.\n", added.comments,
                            added.comments == 1 ? "" : "s", added.findings, added.findings == 1 ? "" : "s",
                            added.files, added.files == 1 ? "" : "s");
-  if (!added.not_suppressed.empty())
-    std::cerr << fmt::format("{} finding{} left as {} (above).\n", added.not_suppressed.size(),
-                             added.not_suppressed.size() == 1 ? " is" : "s are",
-                             added.not_suppressed.size() == 1 ? "it was" : "they were");
+  if (added.left > 0)
+    std::cerr << fmt::format("{} finding{} remain{} (above).\n", added.left, added.left == 1 ? "" : "s",
+                             added.left == 1 ? "s" : "");
   for (const auto& e : added.errors)
     if (e.internal) return kExitInternal;
   return added.errors.empty() ? kExitClean : kExitUsage;
