@@ -1205,6 +1205,15 @@ gpu_memory_gib = 186.5
         self.assertEqual(r.returncode, 2)
         self.assertIn("no [tool.parlint] table", r.stderr)
 
+    def test_a_key_cannot_drive_the_terminal(self):
+        self.write("ok.yaml", CLEAN)
+        for name, text in (("pyproject.toml", '[tool.parlint]\n"x\\u001b[2J" = 1\n'), (".parlint.yaml", "x\x1b[2J: 1\n")):
+            self.write(name, text)
+            r = run("check", "ok.yaml", cwd=self.dir)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("unknown configuration key 'x\\x1b[2J'", r.stderr)
+            self.assertNotIn("\x1b", r.stderr)
+
     def test_another_tools_broken_pyproject_is_not_read(self):
         self.write("ok.yaml", CLEAN)
         self.write("pyproject.toml", '[project\nname = "x"\n')  # no [tool.parlint]: not parsed at all
