@@ -1,6 +1,7 @@
 #pragma once
-// `.parlint.yaml` (DESIGN §4): the closest one above each file, or the one named by --config. Every
-// key is checked; an unknown key, rule or profile is an error with the file and line.
+// The configuration (DESIGN §4): the closest `.parlint.yaml`, or pyproject.toml with a [tool.parlint]
+// table, above each file, or the one named by --config. Every key is checked the same in both files; an
+// unknown key, rule or profile, or a file that does not parse, is an error with the file and line.
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -18,7 +19,9 @@
 namespace parlint {
 
 struct Config {
-  std::string path;  // the file it was read from
+  std::string path;             // the file it was read from
+  bool from_pyproject = false;  // its [tool.parlint] table
+  std::string shadowed;         // a [tool.parlint] in the same folder that this .parlint.yaml won over
   std::filesystem::path dir;
   std::vector<std::string> select, ignore;  // empty select = all rules
   bool has_select = false;
@@ -30,19 +33,27 @@ struct Config {
   std::optional<CoreVersion> megatron_core_version;
   std::vector<Glob> exclude;                                                // relative to `dir`
   std::vector<std::pair<Glob, std::vector<std::string>>> per_file_ignores;  // relative to `dir`
+  std::vector<std::string> per_file_ignore_patterns;                        // as written, in that order
 
   // Codes ignored for `file` by per-file-ignores.
   std::vector<std::string> ignored_for(const std::string& file) const;
   bool excludes(const std::string& file) const;
   std::string relative(const std::string& file) const;
+  // "conf/.parlint.yaml", or "[tool.parlint] in pyproject.toml".
+  std::string shown() const;
 };
 
-// Reads and validates one configuration file; the error says "path:line: what is wrong".
+// Reads and validates one configuration file; the error says "path:line: what is wrong". A `.toml` file
+// is read for its [tool.parlint] table (an error when it has none), anything else as YAML.
 Expected<Config, std::string> load_config(const std::string& path);
-// The same from text already read (`path` names it in messages and anchors relative globs).
+// The same from YAML text already read (`path` names it in messages and anchors relative globs).
 Expected<Config, std::string> parse_config(const std::string& text, const std::string& path);
+// The [tool.parlint] table of a pyproject.toml's text; nullopt when there is none.
+Expected<std::optional<Config>, std::string> parse_pyproject_config(const std::string& text,
+                                                                    const std::string& path);
 
-// Finds (and caches) the closest `.parlint.yaml` above a file; with --config, always that one.
+// Finds (and caches) the closest configuration above a file (`.parlint.yaml`, else a pyproject.toml
+// with [tool.parlint], in each folder); with --config, always that one.
 class ConfigResolver {
  public:
   explicit ConfigResolver(std::shared_ptr<const Config> fixed = nullptr, bool discover = true)

@@ -28,14 +28,18 @@ namespace parlint {
 namespace fs = std::filesystem;
 namespace {
 
-// The options for one file: its configuration below the command line's own choices.
 EngineOptions options_for(const Input& input, const EngineOptions& base) {
-  const Config* c = input.config;
+  return options_for_config(input.path, input.config, base);
+}
+
+}  // namespace
+
+EngineOptions options_for_config(const std::string& path, const Config* c, const EngineOptions& base) {
   if (!c) return base;
   EngineOptions o = base;
   std::vector<std::string> select = base.cli_rules ? base.cli_select : c->select;
   std::vector<std::string> ignore = base.cli_rules ? base.cli_ignore : c->ignore;
-  for (const auto& code : c->ignored_for(input.path)) ignore.push_back(code);
+  for (const auto& code : c->ignored_for(path)) ignore.push_back(code);
   if (auto sel = RuleSelection::make(select, ignore)) o.rules = std::move(*sel);
   if (!base.cli_cluster && c->cluster) o.lint.cluster = c->cluster;
   if (!base.cli_framework && c->framework) o.lint.framework = *c->framework;
@@ -44,6 +48,8 @@ EngineOptions options_for(const Input& input, const EngineOptions& base) {
   o.severity = c->severity;
   return o;
 }
+
+namespace {
 
 struct FileOutcome {
   std::vector<CheckedDiagnostic> diagnostics;

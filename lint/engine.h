@@ -81,6 +81,10 @@ struct RunResult {
 
 RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& options);
 
+// The options one file is linted with: the configuration that applies to it (`config`, nullptr for none)
+// below the command line's own choices. --show-settings prints them.
+EngineOptions options_for_config(const std::string& path, const Config* config, const EngineOptions& base);
+
 // The resolved jobs of the given paths, for `parlint plan`.
 struct PlanResult {
   std::vector<std::unique_ptr<Job>> jobs;

@@ -27,20 +27,40 @@ bool comment_only(std::string_view line) {
 
 }  // namespace
 
+std::optional<SuppressionComment> find_suppression_comment(std::string_view text) {
+  auto hash = text.find("parlint:");
+  if (hash == std::string_view::npos) return std::nullopt;
+  hash = text.rfind('#', hash);
+  if (hash == std::string_view::npos) return std::nullopt;
+  std::string_view tail = text.substr(hash);
+  re2::StringPiece kind, bracket, equals, reason;  // an unmatched group has a null data()
+  if (!RE2::PartialMatch(tail, directive(), &kind, &bracket, &equals, &reason)) return std::nullopt;
+  SuppressionComment c;
+  c.kind = std::string(kind);
+  c.bracket = bracket.data() != nullptr;
+  re2::StringPiece list = c.bracket ? bracket : equals;
+  c.list = std::string(list);
+  c.reason = std::string(reason);
+  c.hash = hash;
+  std::size_t end = static_cast<std::size_t>(list.data() - text.data()) + list.size();
+  while (end > 0 && c.bracket && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+  c.list_end = end;
+  c.own_line = text.substr(0, hash).find_first_not_of(" \t") == std::string_view::npos;
+  return c;
+}
+
 Suppressions::Suppressions(const std::string& path, const SourceText& source) {
   std::map<std::string, std::vector<std::tuple<int, Location, std::string>>> open;  // code -> disables
   for (int line = 1; line <= source.line_count(); ++line) {
     std::string_view text = source.line(line);
-    auto hash = text.find("parlint:");
-    if (hash == std::string_view::npos) continue;
-    hash = text.rfind('#', hash);
-    if (hash == std::string_view::npos) continue;
-    std::string kind, bracket, equals, reason;
-    std::string_view tail = text.substr(hash);
-    if (!RE2::PartialMatch(tail, directive(), &kind, &bracket, &equals, &reason)) continue;
+    auto comment = find_suppression_comment(text);
+    if (!comment) continue;
+    const std::string& kind = comment->kind;
+    const std::string& reason = comment->reason;
+    std::size_t hash = comment->hash;
     Location where{path, {source.position(line, hash), source.position(line, text.size())}};
     std::vector<std::string> codes, items;
-    std::string list = bracket.empty() ? equals : bracket;
+    const std::string& list = comment->list;
     for (const auto& item : split_list({list})) {
       const Rule* r = RuleRegistry::instance().find(item);
       if (!r) {
@@ -50,7 +70,7 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
       codes.emplace_back(r->info().code);
       items.push_back(item);
     }
-    bool own_line = text.substr(0, hash).find_first_not_of(" \t") == std::string_view::npos;
+    bool own_line = comment->own_line;
     Location removal = where;
     if (own_line) {
       removal.range.start = {line, 1};

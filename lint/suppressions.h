@@ -5,12 +5,26 @@
 // an optional ` -- reason`. The same syntax works in Python, YAML and shell (all use `#`).
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/diagnostic.h"
 #include "lint/source_text.h"
 
 namespace parlint {
+
+// One `# parlint:` comment as written on a line: the one grammar, for reading suppressions and for
+// adding codes to one (--add-noqa, the language server's quick fix).
+struct SuppressionComment {
+  std::string kind;          // ignore, disable, enable, file-ignore
+  std::string list;          // the codes as written: "PL201, sp-without-tp"
+  std::string reason;        // after ` -- `
+  std::size_t hash = 0;      // byte offset of its `#` in the line
+  std::size_t list_end = 0;  // byte offset just after the last code (before `]`, ` --` or the end)
+  bool bracket = true;       // `ignore[...]` rather than `ignore=...`
+  bool own_line = false;     // nothing but blanks before it
+};
+std::optional<SuppressionComment> find_suppression_comment(std::string_view line);
 
 // The comment that hid a diagnostic, and the reason written after ` -- ` (SARIF's justification).
 struct SuppressedBy {

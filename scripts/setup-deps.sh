@@ -7,9 +7,11 @@
 set -euo pipefail
 
 build=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev nlohmann-json3-dev
-       libcli11-dev libfmt-dev python3)
+       libcli11-dev libfmt-dev python3
+       libtomlplusplus-dev)  # toml++ 3.3, header-only: [tool.parlint] in pyproject.toml
 test=(libgtest-dev libgmock-dev libbenchmark-dev git clang-format
       pre-commit python3-yaml neovim  # real programs the integration tests drive
+      python3-jsonschema  # validates --format gitlab against GitLab's Code Quality schema
       clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
       strace)  # the no-exec, no-network test watches system calls
 bench=(libbenchmark-dev shellcheck yamllint time valgrind)  # compared against and measured with

@@ -81,7 +81,7 @@ class BrokenBytes(Case):
     def test_invalid_utf8_is_escaped_in_every_format(self):
         self.write("bad.yaml", b"model:\n  tensor_model_parallel_size: 1\n  sequence_parallel: true"
                                b"  # parlint: ignore[\xff\xfe\xc2\x9b]\n")
-        for fmt in ("json", "sarif"):
+        for fmt in ("json", "sarif", "gitlab"):
             p = run(["check", "--format", fmt, "bad.yaml"], self.dir)
             json.loads(p.stdout)  # valid JSON whatever the bytes
         p = run(["check", "--format", "text", "bad.yaml"], self.dir)

@@ -22,8 +22,13 @@ function createClient() {
       { scheme: 'untitled', language: 'shellscript' },
     ],
     initializationOptions: { debounceMs: config.get('debounceMs', 25) },
-    // .parlint.yaml changes re-lint every open document.
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/.parlint.yaml') },
+    // Configuration changes (.parlint.yaml, [tool.parlint] in pyproject.toml) re-lint every open document.
+    synchronize: {
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/.parlint.yaml'),
+        vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
+      ],
+    },
   };
   return new LanguageClient('parlint', 'parlint', serverOptions, clientOptions);
 }

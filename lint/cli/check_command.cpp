@@ -89,6 +89,21 @@ int run_check_command(const CheckArgs& a) {
   std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"."} : a.paths;
   options.fix = a.diff ? FixMode::kDiff : a.fix ? FixMode::kApply : FixMode::kOff;
   options.unsafe_fixes = a.unsafe_fixes;
+  if (a.show_settings) {
+    bool fail_on_configured = !a.fail_on_given && config_fail_on;
+    SettingsContext context{a.fail_on_given ? a.fail_on : config_fail_on.value_or(a.fail_on),
+                            a.fail_on_given      ? "command line"
+                            : fail_on_configured ? "configuration"
+                                                 : "default"};
+    return run_show_settings(paths, options, context, a.format == "json");
+  }
+  if (a.add_noqa) {
+    if (options.fix != FixMode::kOff)
+      return usage_error("--add-noqa cannot be combined with --fix or --diff");
+    if (std::find(paths.begin(), paths.end(), "-") != paths.end())
+      return usage_error("--add-noqa edits files in place and cannot edit standard input; name the files");
+    return run_add_noqa(paths, options);
+  }
 
   RunResult result = run_check(paths, options);
   for (const auto& f : result.fixes)
@@ -117,9 +132,10 @@ int run_check_command(const CheckArgs& a) {
   find_report_format(format)->write(result, report, buffer);  // --format allows only their names
 
   // --statistics never replaces a report: the text report gets the lines after it, JSON and SARIF carry
-  // them in their own document, and the line-based formats (gcc, github) leave them to stderr.
+  // them in their own document, and the others (gcc, github, gitlab's bare array) leave them to stderr.
   if (a.statistics && format == "text") buffer << statistics_text(result);
-  if (a.statistics && (format == "gcc" || format == "github")) std::cerr << statistics_text(result);
+  if (a.statistics && (format == "gcc" || format == "github" || format == "gitlab"))
+    std::cerr << statistics_text(result);
   // `-` with --fix: the fixed text is the output, and the report goes to stderr (as ruff does).
   const FileFix* fixed_stdin = nullptr;
   for (const auto& f : result.fixes)

@@ -40,7 +40,9 @@ void add_check_options(CLI::App* cmd, CheckArgs& check) {
   for (const ReportFormat& f : report_formats()) formats.emplace_back(f.name);
   cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember(formats));
   cmd->add_option("-o,--output", check.output, "write the report to FILE");
-  cmd->add_option("--config", check.config, "configuration file (default: the closest .parlint.yaml)");
+  cmd->add_option(
+      "--config", check.config,
+      "configuration file (default: the closest .parlint.yaml, or pyproject.toml with [tool.parlint])");
   cmd->add_option("--select", check.select, "rules to enable: codes, names or prefixes (PL1)")
       ->allow_extra_args(false);
   cmd->add_option("--ignore", check.ignore, "rules to disable: codes, names or prefixes")
@@ -67,6 +69,13 @@ void add_check_options(CLI::App* cmd, CheckArgs& check) {
   cmd->add_flag("--show-fixes", check.show_fixes, "list the findings --fix fixed");
   cmd->add_option("--max-file-size", check.max_file_size,
                   "larger files are reported and not read (default 16MiB)");
+  cmd->add_flag(
+      "--show-settings", check.show_settings,
+      "print the settings each PATH is linted with (configuration file, rules, severities, "
+      "fail-on, cluster profile, ...) and where each came from; lint nothing (JSON with --format json)");
+  cmd->add_flag("--add-noqa", check.add_noqa,
+                "add a suppression comment (# parlint: ignore[CODE] -- TODO: reason) for every finding, "
+                "codes of one line together, and print how many were added");
 }
 
 void add_plan_options(CLI::App* cmd, PlanArgs& plan) {

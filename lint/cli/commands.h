@@ -46,8 +46,20 @@ struct CheckArgs {
   bool statistics = false;
   bool fix = false, unsafe_fixes = false, diff = false, show_fixes = false;
   std::string max_file_size = "16MiB";
+  bool show_settings = false;  // print the settings each path is linted with, lint nothing
+  bool add_noqa = false;       // add a suppression comment for every finding
 };
 int run_check_command(const CheckArgs& args);
+
+// --show-settings: what a run decided once, for every file (the threshold of the exit code).
+struct SettingsContext {
+  std::string fail_on;
+  std::string fail_on_from;  // "command line", "configuration" or "default"
+};
+int run_show_settings(const std::vector<std::string>& paths, const EngineOptions& options,
+                      const SettingsContext& context, bool as_json);
+// --add-noqa: suppression comments for the findings of `paths`; prints how many were added.
+int run_add_noqa(const std::vector<std::string>& paths, const EngineOptions& options);
 
 struct LayoutArgs {
   std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq, mbs, gbs;

@@ -5,11 +5,13 @@
 
 #include "lint/cli/commands.h"
 #include "lint/cluster_profile.h"
+#include "lint/reporters/reporter.h"
 
 namespace parlint::cli {
 
 int usage_error(const std::string& message) {
-  std::cerr << "parlint: error: " << message << "\n";
+  // Configuration errors quote keys from the file: nothing in them may drive the terminal.
+  std::cerr << "parlint: error: " << escape_control(message) << "\n";
   return kExitUsage;
 }
 

@@ -15,9 +15,9 @@
 #include "generated/version.h"
 #include "lint/lsp/layout_hover.h"
 #include "lint/lsp/message_transport.h"
-#include "lint/lsp/suppression_edit.h"
 #include "lint/lsp/text_document.h"
 #include "lint/rule.h"
+#include "lint/suppression_edit.h"
 #include "lint/uri.h"
 #include "parsers/source_files.h"
 
@@ -231,14 +231,17 @@ class LanguageServer {
 
   void register_config_watch() {
     if (!watch_dynamic_) return;
-    writer_.send({{"jsonrpc", "2.0"},
-                  {"id", "parlint-watch-config"},
-                  {"method", "client/registerCapability"},
-                  {"params",
-                   {{"registrations",
-                     {{{"id", "parlint-config"},
-                       {"method", "workspace/didChangeWatchedFiles"},
-                       {"registerOptions", {{"watchers", {{{"globPattern", "**/.parlint.yaml"}}}}}}}}}}}});
+    writer_.send(
+        {{"jsonrpc", "2.0"},
+         {"id", "parlint-watch-config"},
+         {"method", "client/registerCapability"},
+         {"params",
+          {{"registrations",
+            {{{"id", "parlint-config"},
+              {"method", "workspace/didChangeWatchedFiles"},
+              {"registerOptions",
+               {{"watchers",
+                 {{{"globPattern", "**/.parlint.yaml"}}, {{"globPattern", "**/pyproject.toml"}}}}}}}}}}}});
   }
 
   // ---- documents ------------------------------------------------------------------------------
@@ -306,7 +309,8 @@ class LanguageServer {
     bool config = false;
     for (const auto& change : params.at("changes")) {
       std::string path = uri_to_path(change.at("uri"));
-      if (path.ends_with("/.parlint.yaml") || path == ".parlint.yaml")
+      if (path.ends_with("/.parlint.yaml") || path == ".parlint.yaml" || path.ends_with("/pyproject.toml") ||
+          path == "pyproject.toml")
         config = true;
       else
         schedule_dependents(path);

@@ -5,12 +5,13 @@
 namespace parlint {
 
 std::span<const ReportFormat> report_formats() {
-  static constexpr std::array<ReportFormat, 5> kFormats{{
+  static constexpr std::array<ReportFormat, 6> kFormats{{
       {"text", report_text},
       {"gcc", report_gcc},
       {"json", report_json},
       {"github", report_github},
       {"sarif", report_sarif},
+      {"gitlab", report_gitlab},
   }};
   return kFormats;
 }

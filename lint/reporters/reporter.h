@@ -52,6 +52,14 @@ void report_sarif(const RunResult& result, const ReportOptions& options, std::os
 // A fingerprint of a finding that survives unrelated lines moving: the rule, the primary line's text with
 // whitespace collapsed, and how many identical (rule, text) pairs precede it in the file.
 std::string finding_fingerprint(const std::string& code, std::string_view line_text, int occurrence);
+// The same with the path hashed too, for a report whose fingerprints must be unique across files.
+std::string finding_fingerprint(std::string_view path, const std::string& code, std::string_view line_text,
+                                int occurrence);
+// GitLab Code Quality (the JSON array artifacts:reports:codequality reads), paths relative to the project.
+void report_gitlab(const RunResult& result, const ReportOptions& options, std::ostream& out);
+// A path as GitLab wants it: relative to the project folder ($CI_PROJECT_DIR, else the top of the git
+// checkout around the working directory, else the working directory); as given when it lies outside.
+std::string project_relative_path(const std::string& path);
 // What --fix fixed, one line each: "path:line:col: CODE fix message (finding)"; "" when nothing.
 std::string fixes_listing(const RunResult& result);
 void report_plan_json(const PlanResult& plan, std::ostream& out);

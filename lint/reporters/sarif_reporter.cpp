@@ -119,12 +119,18 @@ std::string collapse_whitespace(std::string_view s) {
 }  // namespace
 
 std::string finding_fingerprint(const std::string& code, std::string_view line_text, int occurrence) {
+  return finding_fingerprint({}, code, line_text, occurrence);
+}
+
+std::string finding_fingerprint(std::string_view path, const std::string& code, std::string_view line_text,
+                                int occurrence) {
   // FNV-1a, 64 bits: stable across platforms and releases, unlike std::hash.
   std::uint64_t h = 14695981039346656037ull;
   auto mix = [&](std::string_view s) {
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
     h = (h ^ 0xff) * 1099511628211ull;  // separator
   };
+  if (!path.empty()) mix(path);  // SARIF's fingerprint is per file already: it leaves the path out
   mix(code);
   mix(collapse_whitespace(line_text));
   mix(std::to_string(occurrence));

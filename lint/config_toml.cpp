@@ -1,0 +1,70 @@
+// The `[tool.parlint]` table of a pyproject.toml, read with toml++ (header-only and slow to compile:
+// this is the one translation unit that includes it) into the tree lint/config.cpp checks.
+#define TOML_ENABLE_FORMATTERS 0  // parlint only reads TOML
+#define TOML_ENABLE_WINDOWS_COMPAT 0
+#include <fmt/format.h>
+
+#include <toml++/toml.h>
+
+#include "lint/config_tree.h"
+
+namespace parlint {
+namespace {
+
+int line_of(const toml::source_region& r) {
+  return static_cast<int>(r.begin.line);
+}
+
+ConfigNode convert(const toml::node& n) {
+  ConfigNode out;
+  out.line = line_of(n.source());
+  if (const toml::table* t = n.as_table()) {
+    out.kind = ConfigNode::Kind::kMap;
+    for (const auto& [key, value] : *t) {
+      ConfigNode k;
+      k.kind = ConfigNode::Kind::kScalar;
+      k.scalar = std::string(key.str());
+      k.line = line_of(key.source());
+      if (k.line == 0) k.line = line_of(value.source());
+      out.entries.emplace_back(std::move(k), convert(value));
+    }
+  } else if (const toml::array* a = n.as_array()) {
+    out.kind = ConfigNode::Kind::kSequence;
+    for (const toml::node& item : *a) out.items.push_back(convert(item));
+  } else {
+    out.kind = ConfigNode::Kind::kScalar;
+    if (auto s = n.value<std::string>(); s && n.is_string())
+      out.scalar = *s;
+    else if (const auto* i = n.as_integer())
+      out.scalar = std::to_string(i->get());
+    else if (const auto* f = n.as_floating_point())
+      out.scalar = fmt::format("{}", f->get());
+    else if (const auto* b = n.as_boolean())
+      out.scalar = b->get() ? "true" : "false";
+    else
+      out.scalar = "(a TOML date or time)";  // no configuration value is one: the checks refuse it
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<std::optional<ConfigNode>, std::string> pyproject_parlint_table(const std::string& text,
+                                                                         const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    return Unexpected(fmt::format("{}:{}: invalid TOML: {}", path, e.source().begin.line, e.description()));
+  }
+  const toml::table* tool = root["tool"].as_table();
+  if (!tool) return std::optional<ConfigNode>();
+  const toml::node* parlint = tool->get("parlint");
+  if (!parlint) return std::optional<ConfigNode>();
+  if (!parlint->is_table())
+    return Unexpected(fmt::format("{}:{}: tool.parlint must be a table ([tool.parlint])", path,
+                                  line_of(parlint->source())));
+  return std::optional<ConfigNode>(convert(*parlint));
+}
+
+}  // namespace parlint
