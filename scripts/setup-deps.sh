@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev libgtest-dev libgmock-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format
           pre-commit python3-yaml neovim  # real programs the integration tests drive
-          zsh  # the zsh completion is tested in an interactive zsh
+          python3-venv zsh lintian  # packages: the wheel's venv, zsh completion, the .deb
           clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
           strace  # the no-exec, no-network test watches system calls
           shellcheck yamllint time valgrind)  # what `make bench` compares against and measures with
