@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages parlint needs to build and test (DESIGN §7), and nothing that is
 # already there. As root it runs apt-get; otherwise it prints the exact command and exits 2.
+#   --build  only what building the parlint binary needs (the parlint-build pre-commit hook, the action)
+#   --check  never install, even as root: print the command and exit 2 when something is missing
 set -euo pipefail
 
-packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev libgtest-dev libgmock-dev
-          nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev python3 git clang-format
-          pre-commit python3-yaml neovim  # real programs the integration tests drive
-          python3-venv zsh lintian  # packages: the wheel's venv, zsh completion, the .deb
-          clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
-          strace  # the no-exec, no-network test watches system calls
-          shellcheck yamllint time valgrind)  # what `make bench` compares against and measures with
+build_only=0
+check_only=0
+for arg in "$@"; do
+  case $arg in
+    --build) build_only=1 ;;
+    --check) check_only=1 ;;
+    *) echo "setup-deps.sh: unknown argument '$arg' (use --build, --check)" >&2; exit 2 ;;
+  esac
+done
+
+# Building the binary: the compiler, CMake + Ninja, the libraries, Python for the build's layering check.
+packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev nlohmann-json3-dev
+          libcli11-dev libfmt-dev python3)
+if ((!build_only)); then
+  packages+=(libgtest-dev libgmock-dev libbenchmark-dev git clang-format
+             pre-commit python3-yaml neovim  # real programs the integration tests drive
+             python3-venv zsh lintian  # packages: the wheel's venv, zsh completion, the .deb
+             clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
+             strace  # the no-exec, no-network test watches system calls
+             shellcheck yamllint time valgrind)  # what `make bench` compares against and measures with
+fi
 # Extra packages to require (used by the test of this script's non-root path).
 read -r -a extra <<< "${PARLINT_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
@@ -27,9 +43,11 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]} == 0)); then
   exit 0
 fi
-if [[ $(id -u) -ne 0 ]]; then
+if ((check_only)) || [[ $(id -u) -ne 0 ]]; then
+  sudo=
+  [[ $(id -u) -ne 0 ]] && sudo="sudo "
   echo "parlint: missing packages. Install them with:" >&2
-  echo "  sudo apt-get install -y ${missing[*]}" >&2
+  echo "  ${sudo}apt-get install -y ${missing[*]}" >&2
   exit 2
 fi
 echo "parlint: installing ${missing[*]}" >&2
