@@ -21,7 +21,7 @@ packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemallo
 if ((!build_only)); then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev git clang-format
              pre-commit python3-yaml neovim  # real programs the integration tests drive
-             python3-venv zsh lintian  # packages: the wheel's venv, zsh completion, the .deb
+             python3-venv zsh lintian curl  # packages: the wheel's venv, zsh completion, the .deb, the action's download
              clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
              strace  # the no-exec, no-network test watches system calls
              shellcheck yamllint time valgrind)  # what `make bench` compares against and measures with

@@ -312,6 +312,52 @@ class Packages(unittest.TestCase):
         self.assertEqual(sha256(os.path.join(root, "usr", "bin", "parlint")), self.tarball_binary_sha())
         self.assertEqual(wheel_sha, self.tarball_binary_sha())
 
+    # --- the GitHub Action at a release tag -----------------------------------------------------
+
+    def action_setup(self, server, ref, **extra):
+        """integrations/github/action-setup.sh as the runner starts it, with the release served from
+        `server` (a file:// URL stands in for https://github.com) and no parlint on PATH."""
+        tmp = tempfile.mkdtemp(dir=self.tmp)
+        github_env = os.path.join(tmp, "github_env")
+        env = {"PATH": "/usr/bin:/bin", "HOME": tmp, "RUNNER_TEMP": tmp, "GITHUB_ENV": github_env,
+               "GITHUB_SERVER_URL": server, "PARLINT_ACTION_REF": ref, "PARLINT_ACTION_REPOSITORY": "parlint/parlint",
+               **extra}
+        p = subprocess.run([os.path.join(ROOT, "integrations", "github", "action-setup.sh")], env=env,
+                           capture_output=True, text=True, timeout=300)
+        bins = re.findall(r"^PARLINT_BIN=(.*)$", read(github_env), re.M) if os.path.exists(github_env) else []
+        return p, bins, tmp
+
+    def test_action_at_the_release_tag_runs_the_release_tarball(self):
+        if os.path.exists("/usr/bin/parlint") or os.path.exists("/bin/parlint"):
+            self.skipTest("a parlint on the system PATH would be used first")
+        server = os.path.join(self.tmp, "server")
+        release = os.path.join(server, "parlint", "parlint", "releases", "download", f"v{VERSION}")
+        os.makedirs(release, exist_ok=True)
+        shutil.copy(self.artifact(TARBALL), release)
+        shutil.copy(self.artifact("SHA256SUMS"), release)
+        p, bins, tmp = self.action_setup("file://" + server, f"v{VERSION}")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(bins, [os.path.join(tmp, f"parlint-v{VERSION}", TOP, "bin", "parlint")])
+        self.assertTrue(p.stdout.startswith(f"parlint {VERSION}\n"), p.stdout)
+        self.assert_runs({"PATH": os.path.dirname(bins[0]) + ":/usr/bin:/bin", "HOME": tmp}, self.work())
+
+        # At a branch or another commit, the release is not this source: the action builds (here it finds
+        # a build already in its build folder, as on a second run).
+        built = os.path.join(self.tmp, "action-build")
+        os.makedirs(built, exist_ok=True)
+        shutil.copy(os.path.join(BUILD, "parlint"), built)
+        p, bins, _ = self.action_setup("file://" + server, "main", PARLINT_BUILD_DIR=built)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(bins, [os.path.join(built, "parlint")])
+
+        # A tarball that does not match the release's SHA256SUMS is refused, not built around.
+        with open(os.path.join(release, "SHA256SUMS"), "w") as f:
+            f.write(f"{'0' * 64}  {TARBALL}\n")
+        p, bins, _ = self.action_setup("file://" + server, f"v{VERSION}", PARLINT_BUILD_DIR=built)
+        self.assertEqual(p.returncode, 3, p.stdout + p.stderr)
+        self.assertIn("does not match the SHA256SUMS", p.stderr)
+        self.assertEqual(bins, [])
+
     @unittest.skipIf(os.environ.get("PARLINT_DIST"), "checked where the packages were built by this test")
     def test_wheel_and_tarball_are_reproducible(self):
         # Packaged again from the same build with the same date (the last commit's): the same bytes.
