@@ -150,10 +150,10 @@ install: build
 
 # The release artifacts in $(BUILD)/dist: parlint_X.Y.Z_amd64.deb (CPack), the wheel, the tarball and
 # SHA256SUMS (scripts/package.py). Builds the parlint binary and its generated man page and completions,
-# not the tests.
+# not the tests. PACKAGE_TAG (the release workflow passes the git tag) must then be v<version>.
 package: configure
 	cmake --build $(BUILD) -j $(JOBS) --target parlint parlint_cli_docs parlint_deb_files
-	python3 scripts/package.py --build-dir $(BUILD) --out-dir $(BUILD)/dist
+	python3 scripts/package.py --build-dir $(BUILD) --out-dir $(BUILD)/dist $(if $(PACKAGE_TAG),--tag "$(PACKAGE_TAG)")
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,9 @@
   the bash and zsh completions) under parlint-X.Y.Z-linux-x86_64/, with README.md;
 - SHA256SUMS of the three.
 
+With --tag (the release workflow passes the git tag), the tag must be v<version> and the built binary must
+report that version.
+
 The wheel and the tarball are written with the standard library, entries sorted, owned by root and dated
 SOURCE_DATE_EPOCH (default: the time of the last commit), so the same tree gives the same bytes.
 """
@@ -227,11 +230,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--tag", help="a release tag: must be v<the project's version>, or nothing is packaged")
     args = ap.parse_args()
     build = os.path.abspath(args.build_dir)
     out = os.path.abspath(args.out_dir)
 
     version = configured_version(build)
+    if args.tag is not None and args.tag != f"v{version}":
+        fail(f"the tag {args.tag!r} is not v{version}, the version in CMakeLists.txt (project(... VERSION)): "
+             "tag the commit that sets it, or set it and tag again")
     if cache_value(build, "PARLINT_STATIC") != "ON":
         fail("the packages carry the fully static binary: configure with -DPARLINT_STATIC=ON (the default)")
     built = os.path.join(build, "parlint")
