@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps deps-test deps-bench configure configure-test build build-test run test format install clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
+.PHONY: all deps deps-test deps-bench configure configure-test build build-test run test format install package clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
 	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge tsan-build test-tsan corpus-triage corpus-fix
 
 all: build
@@ -162,6 +162,13 @@ format:
 
 install: build
 	cmake --install "$(BUILD)" --prefix "$(PREFIX)" --strip
+
+# The release artifacts in $(BUILD)/dist: parlint_X.Y.Z_amd64.deb (CPack), the wheel, the tarball and
+# SHA256SUMS (scripts/package.py). Builds the parlint binary and its generated man page and completions,
+# not the tests. PACKAGE_TAG (the release workflow passes the git tag) must then be v<version>.
+package: configure
+	cmake --build $(BUILD) -j $(JOBS) --target parlint parlint_cli_docs parlint_deb_files
+	python3 scripts/package.py --build-dir $(BUILD) --out-dir $(BUILD)/dist $(if $(PACKAGE_TAG),--tag "$(PACKAGE_TAG)")
 
 clean:
 	rm -rf $(BUILD)

@@ -23,19 +23,24 @@ if [[ -x $bin ]] && "$bin" --version >/dev/null 2>&1; then
   exit 0
 fi
 
-echo "parlint: building from $src (first use; about two minutes on two cores)" >&2
-if ! "$src/scripts/setup-deps.sh"; then
-  if [[ $(id -u) -ne 0 ]] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    sudo -n "$src/scripts/setup-deps.sh"
-  else
-    echo "parlint: install the packages above, then run the hook again" >&2
-    exit 2
-  fi
+# Only the packages the binary needs, and only checked: a hook or an action step never installs
+# anything and never calls sudo; it prints the apt-get line and stops.
+if ! "$src/scripts/setup-deps.sh" --build --check; then
+  echo "parlint: install the packages above, then run again (or install a parlint package: README, Install)" >&2
+  exit 2
 fi
+echo "parlint: building from $src (first use; several minutes on two cores)" >&2
 log=$build/build.log
 tmp=$build/cmake
+# ccache, when installed, makes the build of another revision (a new hook clone) mostly cache hits; the
+# base folder makes its paths relative, so clones in different folders share the entries.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR=$src
+fi
 if ! { cmake -S "$src" -B "$tmp" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPARLINT_BUILD_TESTS=OFF \
-         -DPARLINT_WERROR=OFF &&
+         -DPARLINT_WERROR=OFF "${launcher[@]}" &&
        cmake --build "$tmp" --target parlint -j "$(nproc 2>/dev/null || echo 2)"; } >"$log" 2>&1; then
   echo "parlint: the build failed; the end of $log:" >&2
   tail -n 30 "$log" >&2

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages a make target needs (DESIGN §7), and nothing that is already there:
-#   setup-deps.sh          what building parlint needs (make run, make install, make package)
+#   setup-deps.sh [build]  what building parlint needs (make run, make install, make package, the
+#                          parlint-build pre-commit hook); --build is the same
 #   setup-deps.sh test     that, plus the programs and libraries the test suite drives (make test)
 #   setup-deps.sh bench    that, plus what `make bench` compares against and measures with
+#   --check                never install, even as root: print the command and exit 2 when something is missing
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
 
@@ -12,16 +14,25 @@ build=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-d
 test=(libgtest-dev libgmock-dev libbenchmark-dev git clang-format
       pre-commit python3-yaml neovim  # real programs the integration tests drive
       python3-jsonschema  # validates --format gitlab against GitLab's Code Quality schema
+      python3-venv zsh lintian curl  # packages: the wheel's venv, zsh completion, the .deb, the action's download
       clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
       strace)  # the no-exec, no-network test watches system calls
 bench=(libbenchmark-dev shellcheck yamllint time valgrind)  # compared against and measured with
 
+group=build
+check_only=0
+for arg in "$@"; do
+  case $arg in
+    build | --build) group=build ;;
+    test | bench) group=$arg ;;
+    --check) check_only=1 ;;
+    *) echo "setup-deps.sh: unknown argument '$arg' (use build, test, bench, --check)" >&2; exit 2 ;;
+  esac
+done
 packages=("${build[@]}")
-case "${1:-build}" in
-  build) ;;
+case $group in
   test) packages+=("${test[@]}") ;;
   bench) packages+=("${bench[@]}") ;;
-  *) echo "usage: setup-deps.sh [build|test|bench]" >&2; exit 2 ;;
 esac
 # Extra packages to require (used by the test of this script's non-root path).
 read -r -a extra <<< "${PARLINT_EXTRA_PACKAGES:-}"
@@ -40,9 +51,11 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]} == 0)); then
   exit 0
 fi
-if [[ $(id -u) -ne 0 ]]; then
+if ((check_only)) || [[ $(id -u) -ne 0 ]]; then
+  sudo=
+  [[ $(id -u) -ne 0 ]] && sudo="sudo "
   echo "parlint: missing packages. Install them with:" >&2
-  echo "  sudo apt-get install -y ${missing[*]}" >&2
+  echo "  ${sudo}apt-get install -y ${missing[*]}" >&2
   exit 2
 fi
 echo "parlint: installing ${missing[*]}" >&2

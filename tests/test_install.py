@@ -1,5 +1,6 @@
 """`make install` with PREFIX puts one self-contained parlint on PATH: it runs from anywhere, without the
-source tree, with its grammars, model table and rule documentation inside the binary."""
+source tree, with its grammars, model table and rule documentation inside the binary; its man page and
+bash and zsh completions go under PREFIX/share."""
 import os
 import shutil
 import subprocess
@@ -17,9 +18,11 @@ class MakeInstall(unittest.TestCase):
             p = subprocess.run(["make", "-C", ROOT, "install", f"PREFIX={prefix}", f"BUILD={BUILD}"],
                                capture_output=True, text=True, timeout=1200)
             self.assertEqual(p.returncode, 0, p.stdout[-2000:] + p.stderr[-2000:])
-            installed = os.listdir(prefix)
-            self.assertEqual(installed, ["bin"])
-            self.assertEqual(os.listdir(os.path.join(prefix, "bin")), ["parlint"])
+            installed = sorted(os.path.relpath(os.path.join(d, f), prefix)
+                               for d, _, files in os.walk(prefix) for f in files)
+            # The binary, and the man page and completions generated from it (cmake/Packaging.cmake).
+            self.assertEqual(installed, ["bin/parlint", "share/bash-completion/completions/parlint",
+                                         "share/man/man1/parlint.1", "share/zsh/site-functions/_parlint"])
             binary = os.path.join(prefix, "bin", "parlint")
             # Run it away from the source and build trees, found through PATH.
             work = os.path.join(tmp, "work")
