@@ -135,10 +135,10 @@ std::string setting_phrase(const Job& job, Key key, const Value& value, const Fa
   const std::string name(key_name(key));
   const std::string neutral = fmt::format("set {} to {}", name, yaml_literal(value));
   if (!style || !style->location.in_file()) {
-    style = job.fact_in_file(key);
+    style = job.fact_for_wording(key);
     for (Key k : {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize, Key::kContextParallelSize,
                   Key::kExpertModelParallelSize})
-      if (!style) style = job.fact_in_file(k);
+      if (!style) style = job.fact_for_wording(k);
   }
   if (!style) return neutral;
   // The same key's own spelling is kept as written; another key takes the style's section when both

@@ -107,6 +107,12 @@ class Job {
   // set: what a rule reads, checked against the keys it declares (RuleInfo::reads). Null stops recording.
   using KeyReads = std::array<bool, kKeyCount>;
   void record_reads(KeyReads* log) const { reads_ = log; }
+  // The fact for `key` without counting it as read: for wording only (which syntax a help line is
+  // written in), never for whether a rule fires.
+  const Fact* fact_for_wording(Key key) const {
+    const auto& slot = values_[static_cast<std::size_t>(key)];
+    return slot && slot->location.in_file() ? &*slot : nullptr;
+  }
 
  private:
   void set(Fact fact) { values_[static_cast<std::size_t>(fact.key)] = std::move(fact); }

@@ -172,12 +172,12 @@ class ManPageAndCompletions(unittest.TestCase):
 
     def test_bash_option_values(self):
         self.assertEqual(bash_complete(["parlint", "check", "--format", ""]),
-                         sorted(["text", "gcc", "json", "github", "sarif"]))
-        self.assertEqual(bash_complete(["parlint", "check", "--format", "g"]), ["gcc", "github"])
+                         sorted(["text", "gcc", "json", "github", "gitlab", "sarif"]))
+        self.assertEqual(bash_complete(["parlint", "check", "--format", "g"]), ["gcc", "github", "gitlab"])
         # `--format=j`: bash splits at '=' (the default COMP_WORDBREAKS) ...
         self.assertEqual(bash_complete(["parlint", "check", "--format", "=", "j"]), ["json"])
         self.assertEqual(bash_complete(["parlint", "check", "--format", "="]),
-                         sorted(["text", "gcc", "json", "github", "sarif"]))
+                         sorted(["text", "gcc", "json", "github", "gitlab", "sarif"]))
         # ... or keeps one word when '=' is not a word break.
         self.assertEqual(bash_complete(["parlint", "check", "--fail-on=w"]), ["warning"])
         self.assertEqual(bash_complete(["parlint", "plan", "--format", ""]), ["json", "text"])
@@ -239,8 +239,8 @@ class ManPageAndCompletions(unittest.TestCase):
                         <= set(self.zsh_complete("parlint check --")))
         self.assertTrue({"--tp", "--suggest", "--model"} <= set(self.zsh_complete("parlint plan --")))
         self.assertEqual(self.zsh_complete("parlint check --format "),
-                         sorted(["text", "gcc", "json", "github", "sarif"]))
-        self.assertEqual(self.zsh_complete("parlint check --format=g"), ["--format=gcc", "--format=github"])
+                         sorted(["text", "gcc", "json", "github", "gitlab", "sarif"]))
+        self.assertEqual(self.zsh_complete("parlint check --format=g"), ["--format=gcc", "--format=github", "--format=gitlab"])
         self.assertEqual(self.zsh_complete("parlint check --cluster gb"), ["gb200-nvl72", "gb300-nvl72"])
         self.assertEqual(self.zsh_complete("parlint rules --format "), ["json", "markdown", "text"])
 
