@@ -180,7 +180,8 @@ AddedSuppressions add_suppressions(const std::vector<std::string>& paths, const 
   for (const auto& r : before)
     reporters[{normalized_path(r.d.location.path), r.d.location.range.start.line, r.d.code}].insert(
         r.inputs.begin(), r.inputs.end());
-  for (const auto& [d, _] : before) {
+  for (const auto& reported : before) {
+    const Diagnostic& d = reported.d;  // not a structured binding: clang 14 cannot capture one in a lambda
     std::string key = normalized_path(d.location.path);
     FilePlan& f = files[key];
     if (f.path.empty()) f.path = d.location.path;

@@ -30,7 +30,7 @@ ConfigNode from_yaml(const YAML::Node& n) {
     for (const auto& item : n) out.items.push_back(from_yaml(item));
   } else if (n.IsMap()) {
     out.kind = ConfigNode::Kind::kMap;
-    for (const auto& kv : n) out.entries.emplace_back(from_yaml(kv.first), from_yaml(kv.second));
+    for (const auto& kv : n) out.entries.push_back(ConfigEntry{from_yaml(kv.first), from_yaml(kv.second)});
   }
   return out;
 }

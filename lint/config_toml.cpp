@@ -26,7 +26,7 @@ ConfigNode convert(const toml::node& n) {
       k.scalar = std::string(key.str());
       k.line = line_of(key.source());
       if (k.line == 0) k.line = line_of(value.source());
-      out.entries.emplace_back(std::move(k), convert(value));
+      out.entries.push_back(ConfigEntry{std::move(k), convert(value)});
     }
   } else if (const toml::array* a = n.as_array()) {
     out.kind = ConfigNode::Kind::kSequence;

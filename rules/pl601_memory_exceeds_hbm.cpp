@@ -1,6 +1,7 @@
 // PL601 memory-exceeds-hbm: the estimated per-GPU training memory exceeds the GPU's memory.
 #include <fmt/format.h>
 
+#include "lint/describe.h"
 #include "lint/memory_model.h"
 #include "lint/rule.h"
 
