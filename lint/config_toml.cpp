@@ -51,9 +51,21 @@ ConfigNode convert(const toml::node& n) {
 
 Expected<std::optional<ConfigNode>, std::string> pyproject_parlint_table(const std::string& text,
                                                                          const std::string& path) {
+  // toml++ 3.3 (Debian 12) reaches __builtin_unreachable() in its Unicode whitespace test for some
+  // non-ASCII characters between tokens (found by the config fuzz target: undefined behaviour). parlint's
+  // settings are ASCII, so each non-ASCII character is read as '?': lines stay where they are, strings stay
+  // strings, and a glob's '?' still stands for one character.
+  std::string ascii;
+  ascii.reserve(text.size());
+  for (unsigned char c : text) {
+    if (c < 0x80)
+      ascii += static_cast<char>(c);
+    else if ((c & 0xC0) != 0x80)
+      ascii += '?';  // the first byte of a UTF-8 sequence (or a stray byte)
+  }
   toml::table root;
   try {
-    root = toml::parse(text, path);
+    root = toml::parse(ascii, path);
   } catch (const toml::parse_error& e) {
     return Unexpected(fmt::format("{}:{}: invalid TOML: {}", path, e.source().begin.line, e.description()));
   }
