@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cctype>
 
 namespace parlint {
@@ -83,31 +82,9 @@ namespace {
 // The Megatron-LM flag that sets `key` to a value (not an inverted one such as --disable-bias-linear),
 // when the settings catalogue knows it as a training flag: --sequence-parallel, --num-experts.
 std::optional<std::string> megatron_flag(Key key) {
-  std::string dashed = "--" + std::string(key_name(key));
-  std::replace(dashed.begin(), dashed.end(), '_', '-');
-  for (std::string candidate : {dashed, std::string(key == Key::kNumMoeExperts ? "--num-experts" : "")}) {
-    auto m = match_megatron_flag(candidate);
-    if (!candidate.empty() && m && m->key == key && !m->inverted && is_training_flag(candidate))
-      return candidate;
-  }
+  for (const std::string& flag : megatron_flags_for(key))
+    if (is_training_flag(flag)) return flag;
   return std::nullopt;
-}
-
-// Keys written in the same section as the parallel sizes in every framework (model., trainer.strategy.,
-// cfg.model.), so a TP setting's prefix is theirs too.
-bool parallel_section_key(Key key) {
-  switch (key) {
-    case Key::kTensorModelParallelSize:
-    case Key::kPipelineModelParallelSize:
-    case Key::kVirtualPipelineModelParallelSize:
-    case Key::kContextParallelSize:
-    case Key::kExpertModelParallelSize:
-    case Key::kExpertTensorParallelSize:
-    case Key::kSequenceParallel:
-      return true;
-    default:
-      return false;
-  }
 }
 
 std::string python_literal(const Value& v) {
@@ -144,7 +121,7 @@ std::string setting_phrase(const Job& job, Key key, const Value& value, const Fa
   // The same key's own spelling is kept as written; another key takes the style's section when both
   // live in the parallel section.
   const bool same = style->key == key;
-  if (!same && !(parallel_section_key(key) && parallel_section_key(style->key))) return neutral;
+  if (!same && !(is_parallel_layout_key(key) && is_parallel_layout_key(style->key))) return neutral;
   switch (style->origin) {
     case Origin::kMegatronFlag: {
       auto flag =

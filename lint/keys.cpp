@@ -130,6 +130,21 @@ std::optional<Key> key_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+bool is_parallel_layout_key(Key key) {
+  switch (key) {
+    case Key::kTensorModelParallelSize:
+    case Key::kPipelineModelParallelSize:
+    case Key::kVirtualPipelineModelParallelSize:
+    case Key::kContextParallelSize:
+    case Key::kExpertModelParallelSize:
+    case Key::kExpertTensorParallelSize:
+    case Key::kSequenceParallel:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::optional<KeyMatch> match_megatron_flag(std::string_view flag) {
   if (!flag.starts_with("--")) return std::nullopt;
   for (const auto& a : kFlagAliases)
@@ -141,6 +156,16 @@ std::optional<KeyMatch> match_megatron_flag(std::string_view flag) {
   if (!key || *key == Key::kVirtualPipelineModelParallelSize || *key == Key::kPeft || *key >= Key::kNodes)
     return std::nullopt;
   return KeyMatch{*key};
+}
+
+std::vector<std::string> megatron_flags_for(Key key) {
+  std::vector<std::string> out;
+  std::string dashed = "--" + std::string(key_name(key));
+  std::replace(dashed.begin(), dashed.end(), '_', '-');
+  if (auto m = match_megatron_flag(dashed); m && m->key == key && !m->inverted) out.push_back(dashed);
+  for (const auto& a : kFlagAliases)
+    if (a.key == key && !a.inverted) out.emplace_back(a.flag);
+  return out;
 }
 
 std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace parlint {
 
@@ -128,6 +129,10 @@ std::optional<Key> key_from_name(std::string_view canonical_name);
 // Every other key is itself.
 Key as_launched(Key key);
 
+// The parallel layout sizes and sequence parallelism (TP, PP, VPP, CP, EP, ETP, SP): the keys every
+// framework writes side by side (model., trainer.strategy., cfg.model., one flag group).
+bool is_parallel_layout_key(Key key);
+
 // The environment variables the rules read (CUDA_DEVICE_MAX_CONNECTIONS, NCCL_ALGO, ...): keys named
 // as the variable is, set by `export`, `env`, launcher options and env_vars sections, never by settings.
 bool is_environment_variable(Key key);
@@ -141,6 +146,10 @@ struct KeyMatch {
   int priority = 1;
   bool inverted = false;
 };
+
+// The command-line flags that set `key` directly (not inverted ones such as --disable-bias-linear), the
+// dashed canonical name first when it is one: --sequence-parallel; --num-moe-experts, --num-experts.
+std::vector<std::string> megatron_flags_for(Key key);
 
 // A dotted configuration path, already split into components: trainer.strategy.context_parallel_size,
 // model.tensor_model_parallel_size, training.model.num_layers, dataset.seq_length.

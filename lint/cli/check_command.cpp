@@ -129,12 +129,11 @@ int run_check_command(const CheckArgs& a) {
   report.color = a.color == "always" || (a.color == "auto" && tty && !no_color);
 
   std::ostringstream buffer;
-  find_report_format(format)->write(result, report, buffer);  // --format allows only their names
-
-  // --statistics never replaces a report: the text report gets the lines after it, JSON and SARIF carry
-  // them in their own document, and the others (gcc, github, gitlab's bare array) leave them to stderr.
-  if (a.statistics && format == "text") buffer << statistics_text(result);
-  if (a.statistics && (format == "gcc" || format == "github" || format == "gitlab"))
+  const ReportFormat& chosen = *find_report_format(format);  // --format allows only their names
+  chosen.write(result, report, buffer);
+  if (a.statistics && chosen.statistics == ReportFormat::Statistics::kAfterReport)
+    buffer << statistics_text(result);
+  if (a.statistics && chosen.statistics == ReportFormat::Statistics::kStderr)
     std::cerr << statistics_text(result);
   // `-` with --fix: the fixed text is the output, and the report goes to stderr (as ruff does).
   const FileFix* fixed_stdin = nullptr;

@@ -81,34 +81,34 @@ void add_check_options(CLI::App* cmd, CheckArgs& check) {
 void add_plan_options(CLI::App* cmd, PlanArgs& plan) {
   LayoutArgs& layout = plan.layout;
   cmd->add_option("paths", plan.paths, "files to explain (or give a layout with the options below)");
-  cmd->add_option("--tp", layout.tp, "tensor-parallel size")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--pp", layout.pp, "pipeline-parallel size")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--cp", layout.cp, "context-parallel size")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--ep", layout.ep, "expert-parallel size")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--etp", layout.etp, "expert tensor-parallel size")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--vpp", layout.vpp, "virtual pipeline size")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--gpus", layout.gpus, "world size")->check(CLI::Range(1, 1 << 24));
-  cmd->add_option("--nodes", layout.nodes, "node count")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--seq-length", layout.seq, "sequence length")->check(CLI::Range(1, 1 << 30));
-  cmd->add_option("--mbs", layout.mbs, "micro-batch size (the memory estimate assumes 1 without it)")
+  cmd->add_option("--tp", layout.spec.tp, "tensor-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--pp", layout.spec.pp, "pipeline-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--cp", layout.spec.cp, "context-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--ep", layout.spec.ep, "expert-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--etp", layout.spec.etp, "expert tensor-parallel size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--vpp", layout.spec.vpp, "virtual pipeline size")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--gpus", layout.spec.gpus, "world size")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--nodes", layout.spec.nodes, "node count")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--seq-length", layout.spec.seq, "sequence length")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--mbs", layout.spec.mbs, "micro-batch size (the memory estimate assumes 1 without it)")
       ->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--gbs", layout.gbs, "global batch size")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--gbs", layout.spec.gbs, "global batch size")->check(CLI::Range(1, 1 << 24));
   auto* sp = cmd->add_flag_callback(
-      "--sequence-parallel", [&layout] { layout.sequence_parallel = true; }, "sequence parallelism on");
+      "--sequence-parallel", [&layout] { layout.spec.sequence_parallel = true; }, "sequence parallelism on");
   cmd->add_flag_callback(
-         "--no-sequence-parallel", [&layout] { layout.sequence_parallel = false; },
+         "--no-sequence-parallel", [&layout] { layout.spec.sequence_parallel = false; },
          "sequence parallelism off")
       ->excludes(sp);
   auto* distopt = cmd->add_flag_callback(
-      "--distributed-optimizer", [&layout] { layout.distributed_optimizer = true; },
+      "--distributed-optimizer", [&layout] { layout.spec.distributed_optimizer = true; },
       "the distributed optimizer on (without it, the memory estimate assumes the framework's default)");
   cmd->add_flag_callback(
-         "--no-distributed-optimizer", [&layout] { layout.distributed_optimizer = false; },
+         "--no-distributed-optimizer", [&layout] { layout.spec.distributed_optimizer = false; },
          "the distributed optimizer off")
       ->excludes(distopt);
-  cmd->add_option("--recompute", layout.recompute, "activation recompute: selective, full or none")
+  cmd->add_option("--recompute", layout.spec.recompute, "activation recompute: selective, full or none")
       ->check(CLI::IsMember({"selective", "full", "none"}));
-  cmd->add_option("--model", layout.model, "built-in model, Megatron-Bridge recipe or Hugging Face id");
+  cmd->add_option("--model", layout.spec.model, "built-in model, Megatron-Bridge recipe or Hugging Face id");
   cmd->add_flag("--suggest", layout.suggest,
                 "suggest a layout for --model on --gpus/--nodes (and --seq-length)");
   cmd->add_flag("--smoke-test", layout.smoke_test,

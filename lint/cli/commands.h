@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lint/engine.h"
+#include "lint/layout_job.h"
 
 namespace parlint::cli {
 
@@ -62,10 +63,7 @@ int run_show_settings(const std::vector<std::string>& paths, const EngineOptions
 int run_add_noqa(const std::vector<std::string>& paths, const EngineOptions& options);
 
 struct LayoutArgs {
-  std::optional<std::int64_t> tp, pp, cp, ep, etp, vpp, gpus, nodes, seq, mbs, gbs;
-  std::optional<bool> sequence_parallel, distributed_optimizer;
-  std::string recompute;  // selective | full | none
-  std::string model;
+  LayoutSpec spec;  // --tp ... --model: the layout given by numbers (gpus_per_node comes from JobOptions)
   bool suggest = false;
   bool smoke_test = false;                      // --smoke-test: the short run that proves each job's layout
   std::string svg;                              // --svg FILE: a job's rank layout as a picture
@@ -73,8 +71,9 @@ struct LayoutArgs {
   std::optional<double> params, active_params;  // --params 70e9 [--active-params 37e9] for --suggest
   std::optional<std::int64_t> experts;
   bool any() const {
-    return tp || pp || cp || ep || etp || vpp || gpus || nodes || seq || mbs || gbs || sequence_parallel ||
-           distributed_optimizer || !recompute.empty() || !model.empty();
+    const LayoutSpec& s = spec;
+    return s.tp || s.pp || s.cp || s.ep || s.etp || s.vpp || s.gpus || s.nodes || s.seq || s.mbs || s.gbs ||
+           s.sequence_parallel || s.distributed_optimizer || !s.recompute.empty() || !s.model.empty();
   }
 };
 struct PlanArgs {

@@ -20,23 +20,8 @@ namespace parlint::cli {
 namespace {
 
 LayoutSpec spec_of(const LayoutArgs& l, const JobOptions& job) {
-  LayoutSpec s;
-  s.tp = l.tp;
-  s.pp = l.pp;
-  s.cp = l.cp;
-  s.ep = l.ep;
-  s.etp = l.etp;
-  s.vpp = l.vpp;
-  s.gpus = l.gpus;
-  s.nodes = l.nodes;
+  LayoutSpec s = l.spec;
   if (job.gpus_per_node) s.gpus_per_node = *job.gpus_per_node;
-  s.seq = l.seq;
-  s.mbs = l.mbs;
-  s.gbs = l.gbs;
-  s.sequence_parallel = l.sequence_parallel;
-  s.distributed_optimizer = l.distributed_optimizer;
-  s.recompute = l.recompute;
-  s.model = l.model;
   return s;
 }
 
@@ -96,9 +81,9 @@ void add_smoke_tests(PlanResult& plan, const EngineOptions& options) {
 
 int run_suggest(const LayoutArgs& l, const PlanArgs& a, const EngineOptions& options) {
   SuggestRequest r;
-  r.model = l.model.empty() ? nullptr : find_model(l.model);
-  if (!r.model && !l.model.empty()) {
-    if (const RecipeInfo* recipe = find_recipe(l.model)) r.model = find_model(recipe->model);
+  r.model = l.spec.model.empty() ? nullptr : find_model(l.spec.model);
+  if (!r.model && !l.spec.model.empty()) {
+    if (const RecipeInfo* recipe = find_recipe(l.spec.model)) r.model = find_model(recipe->model);
   }
   std::string assumed;
   if (!r.model && l.params) {
@@ -132,15 +117,15 @@ int run_suggest(const LayoutArgs& l, const PlanArgs& a, const EngineOptions& opt
   r.gpus_per_node = a.job.gpus_per_node.value_or(r.cluster.gpus_per_node);
   r.gpus_per_node_source =
       a.job.gpus_per_node ? std::string("--gpus-per-node") : "the " + r.cluster.name + " profile";
-  r.gpus = l.gpus ? *l.gpus : l.nodes ? *l.nodes * r.gpus_per_node : 0;
+  r.gpus = l.spec.gpus ? *l.spec.gpus : l.spec.nodes ? *l.spec.nodes * r.gpus_per_node : 0;
   if (r.gpus <= 0) return usage_error("--suggest needs --gpus N or --nodes N");
-  r.seq_length = l.seq.value_or(0);
+  r.seq_length = l.spec.seq.value_or(0);
   Suggestions found = suggest_layouts(r, options);
   if (found.layouts.empty())
     return usage_error(fmt::format(
         "no layout of {} on {} GPUs at sequence length {}{} passes every rule and fits {:.0f} GiB per GPU "
         "(90% of {:g} GiB)",
-        r.model->name, r.gpus, found.seq_length, l.seq ? "" : " (assumed: give --seq-length)",
+        r.model->name, r.gpus, found.seq_length, l.spec.seq ? "" : " (assumed: give --seq-length)",
         kMemoryBudget * r.cluster.gpu_memory_gib, r.cluster.gpu_memory_gib));
   PlanResult best = plan_from_layout(found.layouts.front().job, options);
   if (a.format == "json") {
@@ -196,8 +181,8 @@ int run_plan_command(const PlanArgs& a) {
   EngineOptions options;
   options.rules = *RuleSelection::make({}, {});
   if (auto error = apply_job_options(a.job, options)) return usage_error(*error);
-  if (!layout.model.empty() && !find_recipe(layout.model) && !find_model(layout.model))
-    return usage_error("unknown model or recipe '" + layout.model +
+  if (!layout.spec.model.empty() && !find_recipe(layout.spec.model) && !find_model(layout.spec.model))
+    return usage_error("unknown model or recipe '" + layout.spec.model +
                        "' (a built-in model such as llama3-70b, a "
                        "Megatron-Bridge recipe name, or a Hugging Face id)");
   if (layout.suggest) return run_suggest(layout, a, options);

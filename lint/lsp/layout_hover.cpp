@@ -9,14 +9,8 @@
 namespace parlint::lsp {
 
 bool is_layout_key(Key key) {
+  if (is_parallel_layout_key(key)) return true;
   switch (key) {
-    case Key::kTensorModelParallelSize:
-    case Key::kPipelineModelParallelSize:
-    case Key::kVirtualPipelineModelParallelSize:
-    case Key::kContextParallelSize:
-    case Key::kExpertModelParallelSize:
-    case Key::kExpertTensorParallelSize:
-    case Key::kSequenceParallel:
     case Key::kNodes:
     case Key::kGpusPerNode:
     case Key::kNtasksPerNode:

@@ -6,12 +6,12 @@ namespace parlint {
 
 std::span<const ReportFormat> report_formats() {
   static constexpr std::array<ReportFormat, 6> kFormats{{
-      {"text", report_text},
-      {"gcc", report_gcc},
-      {"json", report_json},
-      {"github", report_github},
-      {"sarif", report_sarif},
-      {"gitlab", report_gitlab},
+      {"text", report_text, ReportFormat::Statistics::kAfterReport},
+      {"gcc", report_gcc, ReportFormat::Statistics::kStderr},
+      {"json", report_json, ReportFormat::Statistics::kInDocument},
+      {"github", report_github, ReportFormat::Statistics::kStderr},
+      {"sarif", report_sarif, ReportFormat::Statistics::kInDocument},
+      {"gitlab", report_gitlab, ReportFormat::Statistics::kStderr},
   }};
   return kFormats;
 }

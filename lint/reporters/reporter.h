@@ -31,8 +31,12 @@ std::string statistics_text(const RunResult& result);
 
 // The check reports `--format` chooses from, by name: the option's allowed values and its dispatch.
 struct ReportFormat {
+  // Where --statistics goes, so that it never replaces the report: after it (text), inside the format's
+  // own document (json, sarif: ReportOptions::statistics), or to stderr when the format has no place for it.
+  enum class Statistics { kAfterReport, kInDocument, kStderr };
   std::string_view name;
   void (*write)(const RunResult& result, const ReportOptions& options, std::ostream& out);
+  Statistics statistics;
 };
 std::span<const ReportFormat> report_formats();
 const ReportFormat* find_report_format(std::string_view name);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -83,6 +85,16 @@ TEST(Keys, EnvironmentVariablesAreTheVariablesTheRulesRead) {
   EXPECT_FALSE(is_environment_variable(Key::kTensorModelParallelSize));
   // Not a setting anywhere but in an environment section.
   EXPECT_FALSE(match_config_path(std::vector<std::string>{"model", "HF_HOME"}));
+}
+
+TEST(Keys, MegatronFlagsForAKey) {
+  EXPECT_EQ(megatron_flags_for(Key::kSequenceParallel), std::vector<std::string>{"--sequence-parallel"});
+  auto experts = megatron_flags_for(Key::kNumMoeExperts);
+  EXPECT_NE(std::find(experts.begin(), experts.end(), "--num-experts"), experts.end());
+  // Only flags that set the key itself: --disable-bias-linear sets add_bias_linear to false.
+  auto bias = megatron_flags_for(Key::kAddBiasLinear);
+  EXPECT_EQ(std::find(bias.begin(), bias.end(), "--disable-bias-linear"), bias.end());
+  EXPECT_TRUE(megatron_flags_for(Key::kNodes).empty());  // launch keys are not Megatron-LM flags
 }
 
 }  // namespace
