@@ -49,7 +49,7 @@ FUZZ_SECONDS ?= 600
 sanitize-build: deps-test
 	CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \
 	  -DCMAKE_C_FLAGS="-O1 -g1" \
-	  -DPARLINT_FUZZ=ON -DPARLINT_INTEGRATION_TESTS=OFF -DPARLINT_WERROR=OFF -DPARLINT_PCH=OFF
+	  -DPARLINT_FUZZ=ON -DPARLINT_INTEGRATION_TESTS=OFF -DPARLINT_WERROR=OFF -DPARLINT_PCH=OFF -DPARLINT_UNITY=OFF
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 
 test-sanitize: sanitize-build
@@ -71,7 +71,7 @@ TSAN_OPTIONS ?= halt_on_error=1 second_deadlock_stack=1
 tsan-build: deps-test
 	CC=clang CXX=clang++ cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \
 	  -DCMAKE_C_FLAGS="-O1 -g1" \
-	  -DPARLINT_TSAN=ON -DPARLINT_BUILD_TESTS=OFF -DPARLINT_WERROR=OFF -DPARLINT_PCH=OFF
+	  -DPARLINT_TSAN=ON -DPARLINT_BUILD_TESTS=OFF -DPARLINT_WERROR=OFF -DPARLINT_PCH=OFF -DPARLINT_UNITY=OFF
 	cmake --build $(TSAN_BUILD) --target parlint -j $(JOBS)
 
 test-tsan: build-test tsan-build

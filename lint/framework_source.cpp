@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lint/source_text.h"
+#include "lint/whitespace.h"
 #include "parsers/python_parser.h"
 
 namespace parlint {
@@ -86,12 +87,6 @@ bool identifier_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 bool identifier(std::string_view s) {
   return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
          std::all_of(s.begin(), s.end(), identifier_char);
@@ -111,24 +106,24 @@ void index_file(const std::string& path, std::string_view text,
     if (line.starts_with("def ")) {
       std::string_view name =
           line.substr(4, line.find('(') == std::string_view::npos ? 0 : line.find('(') - 4);
-      name = trim(name);
+      name = trim_whitespace(name);
       if (identifier(name) && recipe_name(name))
         defs.try_emplace(std::string(name), RecipeIndex::Definition{path, std::string(name)});
       continue;
     }
-    std::string_view t = trim(line);
+    std::string_view t = trim_whitespace(line);
     if (t.starts_with("from ") && t.find(" import ") != std::string_view::npos)
-      t = trim(t.substr(t.find(" import ") + 8));
+      t = trim_whitespace(t.substr(t.find(" import ") + 8));
     while (!t.empty() && (t.front() == '(')) t.remove_prefix(1);
     while (!t.empty() && (t.back() == ',' || t.back() == ')')) t.remove_suffix(1);
-    t = trim(t);
+    t = trim_whitespace(t);
     std::string_view old_name, new_name;
     if (auto as = t.find(" as "); as != std::string_view::npos) {
-      old_name = trim(t.substr(0, as));
-      new_name = trim(t.substr(as + 4));
+      old_name = trim_whitespace(t.substr(0, as));
+      new_name = trim_whitespace(t.substr(as + 4));
     } else if (auto eq = line.find(" = "); eq != std::string_view::npos && !line.starts_with(" ")) {
-      new_name = trim(line.substr(0, eq));
-      old_name = trim(line.substr(eq + 3));
+      new_name = trim_whitespace(line.substr(0, eq));
+      old_name = trim_whitespace(line.substr(eq + 3));
     }
     if (identifier(old_name) && identifier(new_name) && new_name != old_name && recipe_name(new_name) &&
         !new_name.starts_with("_"))

@@ -56,6 +56,13 @@ struct RuleRegistration {
   RuleRegistration() { RuleRegistry::instance().add(std::make_unique<R>()); }
 };
 
+// A rule file keeps its own names (kInfo, kReads, helpers) in `namespace { namespace PARLINT_UNITY_ID {`:
+// the unity build compiles several rule files as one unit and defines PARLINT_UNITY_ID to a name unique
+// to each file (CMake's UNITY_BUILD_UNIQUE_ID). Compiled alone, a file's inner namespace is anonymous too.
+#ifndef PARLINT_UNITY_ID
+#define PARLINT_UNITY_ID
+#endif
+
 #define PARLINT_REGISTER_RULE(Class) \
   static const ::parlint::RuleRegistration<Class> parlint_registration_##Class {}
 

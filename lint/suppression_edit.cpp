@@ -33,11 +33,6 @@ bool blank(std::string_view line) {
   return indent_of(line) == line.size();
 }
 
-bool comment_only(std::string_view line) {
-  std::size_t i = indent_of(line);
-  return i == line.size() || line[i] == '#';
-}
-
 std::string_view trim_end(std::string_view line) {
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
   return line;
@@ -297,8 +292,8 @@ std::vector<SuppressionGroup> plan_suppressions(std::string_view text, FileKind 
     auto own = find_suppression_comment(line);
     // A comment alone above the line (nothing but comments between) that ignores codes covers it.
     std::optional<std::pair<int, SuppressionComment>> above;
-    if (!comment_only(line))
-      for (int k = t.line0 - 1; k >= 0 && comment_only(f.lines[k]); --k)
+    if (!blank_or_comment_line(line))
+      for (int k = t.line0 - 1; k >= 0 && blank_or_comment_line(f.lines[k]); --k)
         if (auto c = find_suppression_comment(f.lines[k]); c && c->own_line && c->kind == "ignore") {
           above = {k, *c};
           break;
@@ -311,7 +306,8 @@ std::vector<SuppressionGroup> plan_suppressions(std::string_view text, FileKind 
     } else if (above) {
       g = &places[{0, above->first}];
       g->how = SuppressionGroup::How::kMerged;
-    } else if (e.trailing_ok && !own && !(above_first && e.first == t.line0 && !comment_only(line))) {
+    } else if (e.trailing_ok && !own &&
+               !(above_first && e.first == t.line0 && !blank_or_comment_line(line))) {
       g = &places[{1, t.line0}];
       g->how = SuppressionGroup::How::kTrailing;
     } else {
@@ -363,7 +359,7 @@ std::vector<SuppressionGroup> plan_suppressions(std::string_view text, FileKind 
       bool first_only = std::all_of(g.targets.begin(), g.targets.end(),
                                     [&](const SuppressionTarget& t) { return t.line0 == e.first; });
       // Alone above the statement it covers the statement's first line; the other lines need a range.
-      if (first_only && !comment_only(f.lines[e.first])) {
+      if (first_only && !blank_or_comment_line(f.lines[e.first])) {
         std::string indent(f.lines[e.first].substr(0, indent_of(f.lines[e.first])));
         g.edits.push_back(
             {e.first, 0, indent + with_reason("# parlint: ignore[" + codes + "]", reason) + f.eol});

@@ -20,12 +20,12 @@ const RE2& directive() {
   return re;
 }
 
-bool comment_only(std::string_view line) {
+}  // namespace
+
+bool blank_or_comment_line(std::string_view line) {
   auto p = line.find_first_not_of(" \t");
   return p == std::string_view::npos || line[p] == '#';
 }
-
-}  // namespace
 
 std::optional<SuppressionComment> find_suppression_comment(std::string_view text) {
   auto hash = text.find("parlint:");
@@ -104,7 +104,7 @@ Suppressions::Suppressions(const std::string& path, const SourceText& source) {
     if (own_line) {
       // The next line that is not blank and not a comment.
       target = line + 1;
-      while (target <= source.line_count() && comment_only(source.line(target))) ++target;
+      while (target <= source.line_count() && blank_or_comment_line(source.line(target))) ++target;
     }
     entries_.push_back({Entry::kLine, codes, target, target, where, std::vector<bool>(codes.size(), false),
                         reason, kind, items, removal});

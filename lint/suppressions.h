@@ -25,6 +25,8 @@ struct SuppressionComment {
   bool own_line = false;     // nothing but blanks before it
 };
 std::optional<SuppressionComment> find_suppression_comment(std::string_view line);
+// A line that holds nothing but blanks or a comment: a suppression on it applies to the next code line.
+bool blank_or_comment_line(std::string_view line);
 
 // The comment that hid a diagnostic, and the reason written after ` -- ` (SARIF's justification).
 struct SuppressedBy {

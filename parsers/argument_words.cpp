@@ -4,12 +4,6 @@
 
 namespace parlint {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 Location span(const Location& a, const Location& b) {
   if (a.path == b.path && a.range.valid() && b.range.valid() && a.range.start.line == b.range.start.line &&
       b.range.end >= a.range.end)

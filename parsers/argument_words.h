@@ -18,7 +18,6 @@ struct ArgumentFacts {
   std::optional<Word> config_path, config_name;  // Hydra --config-path DIR --config-name NAME
 };
 
-std::string_view trim(std::string_view s);
 // A location from the start of `a` to the end of `b` when both are on one line of one file.
 Location span(const Location& a, const Location& b);
 // `text` (the value part of `w`) as a value of `type`; unknown when the word is known only at run time.

@@ -4,14 +4,10 @@
 #include <cctype>
 #include <charconv>
 
+#include "lint/whitespace.h"
+
 namespace parlint {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<int> to_int(std::string_view s) {
   int v = 0;
@@ -26,14 +22,14 @@ std::optional<std::vector<DeepspeedHost>> parse_deepspeed_hostfile(std::string_v
   std::vector<DeepspeedHost> hosts;
   while (!text.empty()) {
     auto nl = text.find('\n');
-    std::string_view line = trim(text.substr(0, nl));
+    std::string_view line = trim_whitespace(text.substr(0, nl));
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     if (line.empty() || line.starts_with("#")) continue;
     // runner.py matches ^(\S+)\s+slots=(\d+) and ignores what follows the digits.
     auto blank =
         std::find_if(line.begin(), line.end(), [](char c) { return std::isspace((unsigned char)c); });
     std::string_view name = line.substr(0, static_cast<std::size_t>(blank - line.begin()));
-    std::string_view rest = trim(line.substr(name.size()));
+    std::string_view rest = trim_whitespace(line.substr(name.size()));
     if (name.empty() || !rest.starts_with("slots=")) return std::nullopt;
     rest.remove_prefix(6);
     auto digits =
@@ -50,7 +46,7 @@ std::optional<std::vector<DeepspeedHost>> parse_deepspeed_hostfile(std::string_v
 
 std::optional<std::vector<DeepspeedHost>> parse_deepspeed_include(std::string_view filter) {
   std::vector<DeepspeedHost> hosts;
-  filter = trim(filter);
+  filter = trim_whitespace(filter);
   if (filter.empty()) return std::nullopt;
   while (true) {
     auto at = filter.find('@');

@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "lint/whitespace.h"
 #include "parsers/omegaconf.h"
 
 namespace parlint {
 
 Value hydra_value(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = trim_blanks(text);
   if (s.size() >= 2 && ((s.front() == '"' && s.back() == '"') || (s.front() == '\'' && s.back() == '\'')))
     return Value::string(std::string(s.substr(1, s.size() - 2)));
   if (s.find("${") != std::string_view::npos)
@@ -24,7 +25,7 @@ Value hydra_value(std::string_view text) {
       if (i < body.size() && (body[i] == '[' || body[i] == '{')) ++depth;
       if (i < body.size() && (body[i] == ']' || body[i] == '}')) --depth;
       if (i == body.size() || (body[i] == ',' && depth == 0)) {
-        std::string_view item = trim(body.substr(begin, i - begin));
+        std::string_view item = trim_blanks(body.substr(begin, i - begin));
         if (!item.empty()) items.push_back(hydra_value(item));
         begin = i + 1;
       }

@@ -4,16 +4,12 @@
 #include <cctype>
 #include <charconv>
 
+#include "lint/whitespace.h"
+
 namespace parlint {
 namespace {
 
 constexpr int kMaxDepth = 32;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // Index just past the `}` that closes the `${` at `open`, or npos.
 std::size_t matching_close(std::string_view s, std::size_t open) {
@@ -38,11 +34,11 @@ std::vector<std::string_view> split_args(std::string_view s) {
     if (s[i] == '{' || s[i] == '[') ++depth;
     if (s[i] == '}' || s[i] == ']') --depth;
     if (s[i] == ',' && depth == 0) {
-      out.push_back(trim(s.substr(begin, i - begin)));
+      out.push_back(trim_whitespace(s.substr(begin, i - begin)));
       begin = i + 1;
     }
   }
-  out.push_back(trim(s.substr(begin)));
+  out.push_back(trim_whitespace(s.substr(begin)));
   return out;
 }
 
@@ -66,7 +62,7 @@ std::string parent_of(std::string_view path) {
 }  // namespace
 
 Value scalar_value(std::string_view raw, bool quoted) {
-  std::string_view s = trim(raw);
+  std::string_view s = trim_whitespace(raw);
   if (!quoted) {
     if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL" || s == "None")
       return Value::null();
@@ -87,7 +83,7 @@ InterpolationResult OmegaConfResolver::resolve(std::string_view raw, std::string
 }
 
 InterpolationResult OmegaConfResolver::resolve_depth(std::string_view raw, std::string_view at, int depth) {
-  std::string_view s = trim(raw);
+  std::string_view s = trim_whitespace(raw);
   if (depth > kMaxDepth) return {Value::unknown("interpolation nested too deeply"), {}};
   std::size_t open = s.find("${");
   if (open == std::string_view::npos) return {scalar_value(s, false), {}};
@@ -102,17 +98,17 @@ InterpolationResult OmegaConfResolver::resolve_depth(std::string_view raw, std::
 
 InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr, std::string_view at,
                                                           int depth) {
-  expr = trim(expr);
+  expr = trim_whitespace(expr);
   auto colon = expr.find(':');
   bool is_resolver =
       colon != std::string_view::npos && expr.substr(0, colon).find("${") == std::string_view::npos;
   if (!is_resolver) return resolve_path(expr, at, depth);
 
-  std::string_view name = trim(expr.substr(0, colon));
+  std::string_view name = trim_whitespace(expr.substr(0, colon));
   std::string_view args_text = expr.substr(colon + 1);
   if (name == "oc.env")
-    return {Value::unknown("read from environment variable " + std::string(trim(split_args(args_text)[0])) +
-                           " at run time"),
+    return {Value::unknown("read from environment variable " +
+                           std::string(trim_whitespace(split_args(args_text)[0])) + " at run time"),
             {}};
   static constexpr std::string_view kArithmetic[] = {
       "multiply", "add", "subtract", "divide_floor", "divide_ceil", "floor_divide", "sum"};
@@ -154,7 +150,7 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
 }
 
 InterpolationResult OmegaConfResolver::resolve_path(std::string_view ref, std::string_view at, int depth) {
-  ref = trim(ref);
+  ref = trim_whitespace(ref);
   std::string absolute;
   if (ref.starts_with('.')) {
     // ${.x} is a sibling of the value's own key; each further dot climbs one level.

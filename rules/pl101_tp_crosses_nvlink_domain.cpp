@@ -9,6 +9,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize,
@@ -178,5 +179,6 @@ class TpCrossesNvlinkDomain final : public Rule {
 
 PARLINT_REGISTER_RULE(TpCrossesNvlinkDomain);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -8,6 +8,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize,
@@ -363,5 +364,6 @@ class WorldSizeIndivisible final : public Rule {
 
 PARLINT_REGISTER_RULE(WorldSizeIndivisible);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -8,6 +8,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize,
@@ -169,5 +170,6 @@ class ProductGpuCount final : public Rule {
 
 PARLINT_REGISTER_RULE(ProductGpuCount);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kNtasksPerNode, Key::kNprocPerNode};
@@ -95,5 +96,6 @@ class NestedLauncher final : public Rule {
 
 PARLINT_REGISTER_RULE(NestedLauncher);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kGpusPerNode, Key::kNtasksPerNode, Key::kNprocPerNode};
@@ -128,5 +129,6 @@ class RanksPerNodeMismatch final : public Rule {
 
 PARLINT_REGISTER_RULE(RanksPerNodeMismatch);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kNodes, Key::kNnodes};
@@ -110,5 +111,6 @@ class NnodesMismatch final : public Rule {
 
 PARLINT_REGISTER_RULE(NnodesMismatch);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -3,6 +3,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kGpusPerNode};
@@ -70,5 +71,6 @@ class MissingGpuRequest final : public Rule {
 
 PARLINT_REGISTER_RULE(MissingGpuRequest);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -5,6 +5,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 constexpr RuleInfo kInfo{"PL108", "late-sbatch-directive", Severity::kWarning,
                          "an #SBATCH line after the first command, which sbatch ignores",
@@ -74,5 +75,6 @@ class LateSbatchDirective final : public Rule {
 
 PARLINT_REGISTER_RULE(LateSbatchDirective);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

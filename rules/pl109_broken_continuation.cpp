@@ -5,6 +5,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 constexpr RuleInfo kInfo{"PL109", "broken-continuation", Severity::kWarning,
                          "a backslash followed by blanks or a comment: the command ends there",
@@ -68,5 +69,6 @@ class BrokenContinuation final : public Rule {
 
 PARLINT_REGISTER_RULE(BrokenContinuation);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kSequenceParallel};
@@ -128,5 +129,6 @@ class SpWithoutTp final : public Rule {
 
 PARLINT_REGISTER_RULE(SpWithoutTp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kContextParallelSize, Key::kSeqLength};
@@ -106,5 +107,6 @@ class CpSeqDivisibility final : public Rule {
 
 PARLINT_REGISTER_RULE(CpSeqDivisibility);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kContextParallelSize, Key::kSequenceParallel,
@@ -84,5 +85,6 @@ class SpSeqDivisibility final : public Rule {
 
 PARLINT_REGISTER_RULE(SpSeqDivisibility);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kContextParallelSize, Key::kSeqLength};
@@ -82,5 +83,6 @@ class LongSeqWithoutCp final : public Rule {
 
 PARLINT_REGISTER_RULE(LongSeqWithoutCp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize,
@@ -78,5 +79,6 @@ class SpRecommended final : public Rule {
 
 PARLINT_REGISTER_RULE(SpRecommended);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -9,6 +9,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kContextParallelSize,
@@ -288,5 +289,6 @@ class CpCommConfig final : public Rule {
 
 PARLINT_REGISTER_RULE(CpCommConfig);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTpCommOverlap, Key::kTensorModelParallelSize, Key::kSequenceParallel};
@@ -117,5 +118,6 @@ class TpCommOverlapWithoutSp final : public Rule {
 
 PARLINT_REGISTER_RULE(TpCommOverlapWithoutSp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kExpertModelParallelSize, Key::kExpertTensorParallelSize, Key::kNumMoeExperts};
@@ -114,5 +115,6 @@ class EpOnDense final : public Rule {
 
 PARLINT_REGISTER_RULE(EpOnDense);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kExpertModelParallelSize, Key::kNumMoeExperts, Key::kMoeRouterTopk};
@@ -121,5 +122,6 @@ class ExpertsEpDivisibility final : public Rule {
 
 PARLINT_REGISTER_RULE(ExpertsEpDivisibility);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

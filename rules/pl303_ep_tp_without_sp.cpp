@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize,
@@ -87,5 +88,6 @@ class EpTpWithoutSp final : public Rule {
 
 PARLINT_REGISTER_RULE(EpTpWithoutSp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize, Key::kNumMoeExperts};
@@ -77,5 +78,6 @@ class MoeLargeTp final : public Rule {
 
 PARLINT_REGISTER_RULE(MoeLargeTp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

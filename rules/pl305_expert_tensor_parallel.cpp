@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertModelParallelSize,
@@ -92,5 +93,6 @@ class ExpertTensorParallel final : public Rule {
 
 PARLINT_REGISTER_RULE(ExpertTensorParallel);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

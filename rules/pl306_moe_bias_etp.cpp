@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kExpertTensorParallelSize, Key::kNumMoeExperts,
@@ -97,5 +98,6 @@ class MoeBiasEtp final : public Rule {
 
 PARLINT_REGISTER_RULE(MoeBiasEtp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -7,6 +7,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kMoeTokenDispatcherType,  Key::kMoeFlexDispatcherBackend,
@@ -243,5 +244,6 @@ class MoeDispatcherConfig final : public Rule {
 
 PARLINT_REGISTER_RULE(MoeDispatcherConfig);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -7,6 +7,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kOverlapMoeExpertParallelComm,
@@ -177,5 +178,6 @@ class EpOverlapConfig final : public Rule {
 
 PARLINT_REGISTER_RULE(EpOverlapConfig);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -9,6 +9,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kHybridLayerPattern,
@@ -328,5 +329,6 @@ class LayersPpDivisibility final : public Rule {
 
 PARLINT_REGISTER_RULE(LayersPpDivisibility);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kPipelineModelParallelSize, Key::kVirtualPipelineModelParallelSize,
@@ -121,5 +122,6 @@ class VppWithoutPp final : public Rule {
 
 PARLINT_REGISTER_RULE(VppWithoutPp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize,
@@ -137,5 +138,6 @@ class VppMicrobatches final : public Rule {
 
 PARLINT_REGISTER_RULE(VppMicrobatches);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

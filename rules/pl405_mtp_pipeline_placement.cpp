@@ -9,6 +9,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kPipelineModelParallelLayout, Key::kPipelineModelParallelSize,
@@ -135,5 +136,6 @@ class MtpPipelinePlacement final : public Rule {
 
 PARLINT_REGISTER_RULE(MtpPipelinePlacement);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

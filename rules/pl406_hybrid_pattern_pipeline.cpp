@@ -7,6 +7,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kHybridLayerPattern,
@@ -236,5 +237,6 @@ class HybridPatternPipeline final : public Rule {
 
 PARLINT_REGISTER_RULE(HybridPatternPipeline);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

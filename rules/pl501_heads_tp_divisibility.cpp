@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kNumAttentionHeads, Key::kHiddenSize,
@@ -113,5 +114,6 @@ class HeadsTpDivisibility final : public Rule {
 
 PARLINT_REGISTER_RULE(HeadsTpDivisibility);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

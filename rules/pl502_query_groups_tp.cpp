@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kNumAttentionHeads, Key::kNumQueryGroups,
@@ -112,5 +113,6 @@ class QueryGroupsTp final : public Rule {
 
 PARLINT_REGISTER_RULE(QueryGroupsTp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

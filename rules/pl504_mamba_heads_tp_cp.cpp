@@ -7,6 +7,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kHybridLayerPattern,  Key::kMambaNumHeads,
@@ -236,5 +237,6 @@ class MambaHeadsTpCp final : public Rule {
 
 PARLINT_REGISTER_RULE(MambaHeadsTpCp);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

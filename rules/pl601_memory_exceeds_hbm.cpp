@@ -7,6 +7,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize,
@@ -150,5 +151,6 @@ class MemoryExceedsHbm final : public Rule {
 
 PARLINT_REGISTER_RULE(MemoryExceedsHbm);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

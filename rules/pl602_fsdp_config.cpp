@@ -7,6 +7,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kUseMegatronFsdp,
@@ -316,5 +317,6 @@ class FsdpConfig final : public Rule {
 
 PARLINT_REGISTER_RULE(FsdpConfig);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

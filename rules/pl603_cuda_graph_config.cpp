@@ -9,6 +9,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kCudaGraphImpl,        Key::kCudaGraphScope,
@@ -255,5 +256,6 @@ class CudaGraphConfig final : public Rule {
 
 PARLINT_REGISTER_RULE(CudaGraphConfig);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

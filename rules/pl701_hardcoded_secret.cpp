@@ -13,6 +13,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 constexpr RuleInfo kInfo{
     "PL701", "hardcoded-secret", Severity::kError,
@@ -175,5 +176,6 @@ class HardcodedSecret final : public Rule {
 
 PARLINT_REGISTER_RULE(HardcodedSecret);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

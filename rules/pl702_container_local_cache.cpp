@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kNodes, Key::kNnodes, Key::kNemoHome, Key::kHfHome};
@@ -94,5 +95,6 @@ class ContainerLocalCache final : public Rule {
 
 PARLINT_REGISTER_RULE(ContainerLocalCache);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

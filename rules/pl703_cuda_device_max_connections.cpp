@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kContextParallelSize, Key::kSequenceParallel,
@@ -124,5 +125,6 @@ class CudaDeviceMaxConnections final : public Rule {
 
 PARLINT_REGISTER_RULE(CudaDeviceMaxConnections);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -9,6 +9,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kUseMegatronFsdp,
@@ -242,5 +243,6 @@ class EnvPreconditions final : public Rule {
 
 PARLINT_REGISTER_RULE(EnvPreconditions);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -10,6 +10,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 // The parallel settings a misspelling is compared with.
 constexpr std::array kParallelKeys = {Key::kTensorModelParallelSize,
@@ -266,5 +267,6 @@ class UnknownParallelKey final : public Rule {
 
 PARLINT_REGISTER_RULE(UnknownParallelKey);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

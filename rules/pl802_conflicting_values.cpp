@@ -6,6 +6,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 constexpr RuleInfo kInfo{"PL802", "conflicting-values", Severity::kWarning,
                          "one launch sets the same key twice with different values; says which one wins",
@@ -82,5 +83,6 @@ class ConflictingValues final : public Rule {
 
 PARLINT_REGISTER_RULE(ConflictingValues);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -3,6 +3,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 constexpr RuleInfo kInfo{"PL900", "syntax-error", Severity::kError, "a file could not be parsed",
                          R"md(# PL900 syntax-error
@@ -60,5 +61,6 @@ class SyntaxErrorRule final : public Rule {
 
 PARLINT_REGISTER_RULE(SyntaxErrorRule);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

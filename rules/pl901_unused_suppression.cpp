@@ -4,6 +4,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 constexpr RuleInfo kInfo{"PL901",
                          "unused-suppression",
@@ -54,5 +55,6 @@ class UnusedSuppression final : public Rule {
 
 PARLINT_REGISTER_RULE(UnusedSuppression);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -4,6 +4,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 constexpr RuleInfo kInfo{"PL902", "invalid-suppression", Severity::kWarning,
                          "a suppression naming an unknown rule",
@@ -47,5 +48,6 @@ class InvalidSuppression final : public Rule {
 
 PARLINT_REGISTER_RULE(InvalidSuppression);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

@@ -5,6 +5,7 @@
 
 namespace parlint {
 namespace {
+namespace PARLINT_UNITY_ID {
 
 constexpr RuleInfo kInfo{"PL903", "unread-region", Severity::kInfo,
                          "lines a valid file holds that parlint could not read",
@@ -74,5 +75,6 @@ class UnreadRegion final : public Rule {
 
 PARLINT_REGISTER_RULE(UnreadRegion);
 
+}  // namespace PARLINT_UNITY_ID
 }  // namespace
 }  // namespace parlint

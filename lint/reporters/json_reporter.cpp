@@ -2,15 +2,17 @@
 #include <nlohmann/json.hpp>
 
 #include "generated/version.h"
+#include "lint/reporters/json_range.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint {
-namespace {
 
 nlohmann::ordered_json range_json(const SourceRange& r) {
   return {{"start", {{"line", r.start.line}, {"column", r.start.column}}},
           {"end", {{"line", r.end.line}, {"column", r.end.column}}}};
 }
+
+namespace {
 
 nlohmann::ordered_json fix_json(const std::optional<Fix>& fix) {
   if (!fix) return nullptr;

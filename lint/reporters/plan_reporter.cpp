@@ -6,6 +6,7 @@
 
 #include "lint/memory_model.h"
 #include "lint/rank_layout.h"
+#include "lint/reporters/json_range.h"
 #include "lint/reporters/reporter.h"
 #include "lint/rule.h"
 
@@ -19,11 +20,6 @@ std::vector<std::string> rules_reading(Key key) {
     for (Key k : rule->info().reads)
       if (k == key) codes.emplace_back(rule->info().code);
   return codes;
-}
-
-nlohmann::ordered_json range_json(const SourceRange& r) {
-  return {{"start", {{"line", r.start.line}, {"column", r.start.column}}},
-          {"end", {{"line", r.end.line}, {"column", r.end.column}}}};
 }
 
 nlohmann::ordered_json value_json(const Value& v) {
