@@ -133,8 +133,9 @@ std::string setting_phrase(const Job& job, Key key, const Value& value, const Fa
     }
     case Origin::kOverride:
       return fmt::format("set {}{}={}", section_prefix(style->spelling), name, python_literal(value));
-    case Origin::kPythonAssign:
-      return fmt::format("set {}{} = {}", section_prefix(style->spelling), name, python_literal(value));
+    case Origin::kPythonAssign:  // cfg.model.x = ..., on the object the file assigns to
+      return fmt::format("set {}{}{} = {}", style->receiver.empty() ? "" : style->receiver + ".",
+                         section_prefix(style->spelling), name, python_literal(value));
     case Origin::kPythonKwarg:
       return fmt::format("pass {}={}", name, python_literal(value));
     case Origin::kYaml:

@@ -41,6 +41,7 @@ struct Fact {
   bool weak = false;      // only a fallback (a parameter default, ${SLURM_NNODES:-1} outside SLURM)
   std::string weak_note;  // how to name the fallback in a message: "the default num_nodes=1"
   std::vector<RelatedLocation> written_at;  // where the value itself was written (an interpolation target)
+  std::string receiver;  // a Python attribute assignment's object: "cfg" of cfg.model.sequence_parallel
 };
 
 // Two different values for one key written in one place; the later one wins.

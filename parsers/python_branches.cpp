@@ -52,8 +52,9 @@ std::optional<bool> PythonParser::compare(const Value& x, std::string_view op, c
 std::optional<PythonParser::Truth> PythonParser::truth(TSNode n, Scope& scope, Context& ctx, int depth) {
   if (ts_node_is_null(n) || depth > kMaxDepth) return std::nullopt;
   std::string_view t = type_of(n);
-  if (t == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
-    return truth(ts_node_named_child(n, 0), scope, ctx, depth + 1);
+  if (t == "parenthesized_expression") {
+    if (auto inner = code_children_of(n); inner.size() == 1) return truth(inner[0], scope, ctx, depth + 1);
+  }
   if (t == "not_operator") {
     auto a = truth(by_field<"argument">(n), scope, ctx, depth + 1);
     if (a) a->value = !a->value;
@@ -125,7 +126,7 @@ void PythonParser::branches(TSNode n, Scope& scope, FactTable& table, Context& c
     TSNode body;
   };
   std::vector<Clause> clauses{{by_field<"condition">(n), by_field<"consequence">(n)}};
-  for (TSNode c : NamedChildren(n)) {
+  for (TSNode c : CodeChildren(n)) {
     if (type_of(c) == "elif_clause")
       clauses.push_back({by_field<"condition">(c), by_field<"consequence">(c)});
     if (type_of(c) == "else_clause") clauses.push_back({TSNode{}, by_field<"body">(c)});

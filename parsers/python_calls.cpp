@@ -17,7 +17,7 @@ void PythonParser::bind_defaults(TSNode fn, const std::string& fname, Scope& sco
                                  const Context& caller) {
   TSNode params = by_field<"parameters">(fn);
   if (ts_node_is_null(params)) return;
-  for (TSNode p : NamedChildren(params)) {
+  for (TSNode p : CodeChildren(params)) {
     std::string_view t = type_of(p);
     TSNode name_node = p, value{};
     bool has_default = false;
@@ -84,14 +84,14 @@ PythonParser::CallSite PythonParser::call_site(TSNode n) {
   c.last = last_component(c.fname);
   TSNode args = by_field<"arguments">(n);
   if (ts_node_is_null(args)) return c;
-  for (TSNode a : NamedChildren(args)) {
+  for (TSNode a : CodeChildren(args)) {
     std::string_view at = type_of(a);
     if (at == "keyword_argument") {
       TSNode name = by_field<"name">(a), value = by_field<"value">(a);
       if (!ts_node_is_null(name) && !ts_node_is_null(value)) c.keywords.emplace_back(text(name), value);
     } else if (at == "dictionary_splat") {
       c.splats.push_back(ts_node_named_child(a, 0));
-    } else if (at != "comment") {
+    } else {
       c.positional.push_back(a);
     }
   }
@@ -105,8 +105,9 @@ std::optional<PyVal> PythonParser::environment_read(const CallSite& c, Scope&, F
     return std::nullopt;
   TSNode args = by_field<"arguments">(c.node);
   std::string fallback;
-  if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 1)
-    fallback = text(ts_node_named_child(args, 1));
+  if (!ts_node_is_null(args)) {
+    if (auto given = code_children_of(args); given.size() > 1) fallback = text(given[1]);
+  }
   return env_value(c.node, fallback);
 }
 
@@ -171,11 +172,13 @@ std::optional<PyVal> PythonParser::setattr_call(const CallSite& c, Scope& scope,
   PyVal v = eval(positional[2], scope, table, ctx, depth + 1);
   std::vector<std::string> path;
   attribute_path(positional[0], path);
+  if (path.empty()) return std::nullopt;
+  std::string receiver = path.front();
   path.erase(path.begin());
   if (key.value.kind() == Value::Kind::kString) path.push_back(key.value.text());
   if (!path.empty())
-    setting(path, v, node_location(positional[2]), Origin::kPythonAssign, table,
-            node_location(positional[1]));
+    setting(path, v, node_location(positional[2]), Origin::kPythonAssign, table, node_location(positional[1]),
+            std::move(receiver));
   return known(Value::null());
 }
 
@@ -545,8 +548,7 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
   // Bind the caller's arguments over the defaults.
   TSNode params = by_field<"parameters">(fn);
   std::vector<std::string> names;
-  for (std::uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); ++i) {
-    TSNode p = ts_node_named_child(params, i);
+  for (TSNode p : ts_node_is_null(params) ? std::vector<TSNode>{} : code_children_of(params)) {
     TSNode nm = type_of(p) == "identifier" ? p : by_field<"name">(p);
     if (type_of(p) == "typed_parameter") nm = ts_node_named_child(p, 0);
     names.push_back(ts_node_is_null(nm) ? "" : text(nm));

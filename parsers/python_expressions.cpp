@@ -65,15 +65,17 @@ PyVal PythonParser::eval(TSNode n, Scope& scope, FactTable& table, Context& ctx,
   if (t == "string") return string_value(n);
   if (t == "concatenated_string") {
     std::string all;
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      PyVal p = string_value(ts_node_named_child(n, i));
+    for (TSNode part : CodeChildren(n)) {
+      PyVal p = string_value(part);
       if (p.value.kind() != Value::Kind::kString) return p;
       all += p.value.text();
     }
     return known(Value::string(all));
   }
-  if (t == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
-    return eval(ts_node_named_child(n, 0), scope, table, ctx, depth + 1);
+  if (t == "parenthesized_expression") {
+    if (auto inner = code_children_of(n); inner.size() == 1)
+      return eval(inner[0], scope, table, ctx, depth + 1);
+  }
   if (t == "identifier") {
     if (auto it = scope.find(text(n)); it != scope.end()) return it->second;
     return known(Value::unknown(text(n) + " is not known statically (imported or defined elsewhere)"));
@@ -98,15 +100,17 @@ PyVal PythonParser::eval(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     // inside them are not this job's, and two of them are not a conflict.
     std::vector<Value> items;
     FactTable scratch;
-    for (TSNode child : NamedChildren(n)) items.push_back(eval(child, scope, scratch, ctx, depth + 1).value);
+    for (TSNode child : CodeChildren(n)) items.push_back(eval(child, scope, scratch, ctx, depth + 1).value);
     return known(Value::list(std::move(items)));
   }
   if (t == "dictionary") return dictionary(n, scope, table, ctx, depth);
   if (t == "conditional_expression") {
-    PyVal a = eval(ts_node_named_child(n, 0), scope, table, ctx, depth + 1);
-    PyVal b = eval(ts_node_named_child(n, 2), scope, table, ctx, depth + 1);
+    auto parts = code_children_of(n);  // value, condition, other value
+    if (parts.size() != 3) return known(Value::unknown("chosen by a condition at run time"));
+    PyVal a = eval(parts[0], scope, table, ctx, depth + 1);
+    PyVal b = eval(parts[2], scope, table, ctx, depth + 1);
     if (a.value == b.value) return a;
-    if (auto tr = truth(ts_node_named_child(n, 1), scope, ctx, depth + 1)) {
+    if (auto tr = truth(parts[1], scope, ctx, depth + 1)) {
       PyVal chosen = tr->value ? a : b;
       take_fallback(chosen, *tr);
       return chosen;
@@ -121,13 +125,13 @@ PyVal PythonParser::eval(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     return known(Value::unknown(s + " is read at run time"));
   }
   // Comparisons, lambdas, comprehensions, f-strings inside other nodes and the rest.
-  for (TSNode child : NamedChildren(n)) eval(child, scope, table, ctx, depth + 1);
+  for (TSNode child : CodeChildren(n)) eval(child, scope, table, ctx, depth + 1);
   return known(Value::unknown("an expression parlint does not evaluate"));
 }
 
 PyVal PythonParser::string_value(TSNode n) {
   std::string out;
-  for (TSNode c : NamedChildren(n)) {
+  for (TSNode c : CodeChildren(n)) {
     std::string_view ct = type_of(c);
     if (ct == "interpolation") return known(Value::unknown("an f-string, built at run time"));
     if (ct == "string_content") out += text(c);
@@ -151,7 +155,7 @@ PyVal PythonParser::env_value(TSNode call_or_subscript, const std::string& fallb
 PyVal PythonParser::dictionary(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {
   auto entries = std::make_shared<std::map<std::string, PyVal>>();
   auto facts = std::make_shared<std::vector<Fact>>();
-  for (TSNode pair : NamedChildren(n)) {
+  for (TSNode pair : CodeChildren(n)) {
     if (type_of(pair) != "pair") continue;
     TSNode k = by_field<"key">(pair), v = by_field<"value">(pair);
     if (ts_node_is_null(k) || ts_node_is_null(v) || type_of(k) != "string") continue;

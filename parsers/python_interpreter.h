@@ -181,8 +181,9 @@ class PythonParser {
                      TSNode value_node = TSNode{});
 
   // Records `path = value` when the path names a setting; remembers lookalikes for PL801.
+  // `receiver` is the object assigned to ("cfg" of cfg.model.x), kept for help lines in the file's words.
   void setting(const std::vector<std::string>& path, const PyVal& v, const Location& where, Origin origin,
-               FactTable& table, const Location& name_location);
+               FactTable& table, const Location& name_location, std::string receiver = {});
 
   void attribute_path(TSNode n, std::vector<std::string>& out) const;
 

@@ -85,7 +85,7 @@ ParsedFile PythonParser::run() {
 bool PythonParser::takes_required_parameter(TSNode fn) const {
   TSNode params = by_field<"parameters">(fn);
   if (ts_node_is_null(params)) return false;
-  for (TSNode p : NamedChildren(params)) {
+  for (TSNode p : CodeChildren(params)) {
     std::string_view t = type_of(p);
     if (t == "identifier" || t == "typed_parameter") return true;
   }
@@ -124,7 +124,7 @@ void PythonParser::emit(FactTable table, const std::string& name, SourceRange ra
 }
 
 void PythonParser::collect_functions(TSNode root) {
-  for (TSNode c : NamedChildren(root)) {
+  for (TSNode c : CodeChildren(root)) {
     if (type_of(c) == "decorated_definition") c = by_field<"definition">(c);
     if (ts_node_is_null(c) || type_of(c) != "function_definition") continue;
     TSNode name = by_field<"name">(c);
@@ -141,12 +141,12 @@ void PythonParser::collect_functions(TSNode root) {
 }
 
 void PythonParser::collect_imports(TSNode root) {
-  for (TSNode c : NamedChildren(root)) {
+  for (TSNode c : CodeChildren(root)) {
     if (type_of(c) != "import_from_statement") continue;
     TSNode module = by_field<"module_name">(c);
     if (ts_node_is_null(module)) continue;
     std::string spec = text(module);
-    NamedChildren children(c);
+    CodeChildren children(c);
     for (TSNode name : children) {
       const char* field = children.field_name();
       if (!field || std::string_view(field) != "name") continue;

@@ -13,7 +13,7 @@ namespace parlint::py {
 
 void PythonParser::walk_block(TSNode block, Scope& scope, FactTable& table, Context& ctx, int depth,
                               bool module_level) {
-  for (TSNode child : NamedChildren(block)) statement(child, scope, table, ctx, depth + 1, module_level);
+  for (TSNode child : CodeChildren(block)) statement(child, scope, table, ctx, depth + 1, module_level);
 }
 
 void PythonParser::statement(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth,
@@ -22,7 +22,7 @@ void PythonParser::statement(TSNode n, Scope& scope, FactTable& table, Context& 
   ++graph_.statements_read;
   std::string_view t = type_of(n);
   if (t == "expression_statement") {
-    for (TSNode e : NamedChildren(n)) {
+    for (TSNode e : CodeChildren(n)) {
       std::string_view et = type_of(e);
       if (et == "assignment")
         assignment(e, scope, table, ctx, depth, module_level);
@@ -54,7 +54,7 @@ void PythonParser::statement(TSNode n, Scope& scope, FactTable& table, Context& 
   if (t == "block") return walk_block(n, scope, table, ctx, depth, module_level);
   if (t == "with_statement" || t == "try_statement" || t == "else_clause" || t == "finally_clause" ||
       t == "except_clause") {
-    for (TSNode c : NamedChildren(n)) {
+    for (TSNode c : CodeChildren(n)) {
       std::string_view ct = type_of(c);
       if (ct == "block" || ct == "else_clause" || ct == "finally_clause" || ct == "except_clause")
         statement(c, scope, table, ctx, depth + 1, module_level);
@@ -62,7 +62,7 @@ void PythonParser::statement(TSNode n, Scope& scope, FactTable& table, Context& 
     return;
   }
   if (t == "return_statement") {
-    for (TSNode child : NamedChildren(n)) return_value_ = eval(child, scope, table, ctx, depth);
+    for (TSNode child : CodeChildren(n)) return_value_ = eval(child, scope, table, ctx, depth);
     return;
   }
   // function and class definitions are read on their own; imports and the rest set nothing.
@@ -101,7 +101,7 @@ void PythonParser::assignment(TSNode n, Scope& scope, FactTable& table, Context&
     return;
   }
   // tp, pp = 4, 2
-  std::vector<TSNode> targets = named_children_of(left), values = named_children_of(right);
+  std::vector<TSNode> targets = code_children_of(left), values = code_children_of(right);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     PyVal item = i < values.size() ? eval(values[i], scope, table, ctx, depth) : PyVal{};
     assign_target(targets[i], item, scope, table, ctx, depth, i < values.size() ? values[i] : TSNode{});
@@ -137,7 +137,7 @@ void PythonParser::assign_target(TSNode left, PyVal v, Scope& scope, FactTable& 
     return;
   }
   if (lt == "pattern_list" || lt == "tuple_pattern") {
-    for (TSNode child : NamedChildren(left)) assign_target(child, PyVal{}, scope, table, ctx, depth);
+    for (TSNode child : CodeChildren(left)) assign_target(child, PyVal{}, scope, table, ctx, depth);
     return;
   }
   if (lt != "attribute") return;
@@ -146,12 +146,13 @@ void PythonParser::assign_target(TSNode left, PyVal v, Scope& scope, FactTable& 
   if (path.size() < 2) return;
   std::vector<std::string> rest(path.begin() + 1, path.end());
   Location where = ts_node_is_null(value_node) ? node_location(left) : node_location(value_node);
-  setting(rest, v, where, Origin::kPythonAssign, table, node_location(left));
+  setting(rest, v, where, Origin::kPythonAssign, table, node_location(left), path.front());
 }
 
 // Records `path = value` when the path names a setting; remembers lookalikes for PL801.
 void PythonParser::setting(const std::vector<std::string>& path, const PyVal& v, const Location& where,
-                           Origin origin, FactTable& table, const Location& name_location) {
+                           Origin origin, FactTable& table, const Location& name_location,
+                           std::string receiver) {
   auto match = match_config_path(path);
   if (!match) {
     // Attribute names are field names: cfg.model.config.x and self.cfg.x name the field x wherever it sits.
@@ -169,6 +170,7 @@ void PythonParser::setting(const std::vector<std::string>& path, const PyVal& v,
   }
   Fact f = make_fact(match->key, v, where, origin, spelling);
   f.priority = match->priority;
+  if (receiver != "<expr>") f.receiver = std::move(receiver);  // get_config().model.x: no name to repeat
   if (match->inverted && f.value.as_bool()) f.value = Value::boolean(!*f.value.as_bool());
   table.add(std::move(f), false);
 }
@@ -221,7 +223,7 @@ bool PythonParser::reads_only(const std::string& fname) {
 
 // `if __name__ == "__main__":` (either side, either quote), without elif or else.
 bool PythonParser::main_guard(TSNode n) const {
-  for (TSNode c : NamedChildren(n))
+  for (TSNode c : CodeChildren(n))
     if (type_of(c) == "elif_clause" || type_of(c) == "else_clause") return false;
   TSNode cond = by_field<"condition">(n);
   if (ts_node_is_null(cond) || type_of(cond) != "comparison_operator" || ts_node_named_child_count(cond) != 2)

@@ -5,6 +5,8 @@
 // with a tree cursor.
 //
 //   for (TSNode c : NamedChildren(n)) ...      named children only
+//   for (TSNode c : CodeChildren(n)) ...       named children but comments (tree-sitter's extras, which
+//                                              sit between a list's items and a call's arguments)
 //   for (TSNode c : Children(n)) ...           every child, punctuation included
 #include <tree_sitter/api.h>
 
@@ -12,7 +14,9 @@
 
 namespace parlint {
 
-template <bool kNamedOnly>
+enum class ChildKind { kEvery, kNamed, kCode };
+
+template <ChildKind kKind>
 class ChildRange {
  public:
   explicit ChildRange(TSNode parent) : cursor_(ts_tree_cursor_new(parent)) {
@@ -49,22 +53,33 @@ class ChildRange {
     skip_unwanted();
   }
   void skip_unwanted() {
-    if constexpr (kNamedOnly)
-      while (!at_end_ && !ts_node_is_named(ts_tree_cursor_current_node(&cursor_)))
+    if constexpr (kKind != ChildKind::kEvery)
+      while (!at_end_ && !wanted(ts_tree_cursor_current_node(&cursor_)))
         at_end_ = !ts_tree_cursor_goto_next_sibling(&cursor_);
+  }
+  static bool wanted(TSNode n) {
+    return ts_node_is_named(n) && (kKind != ChildKind::kCode || !ts_node_is_extra(n));
   }
 
   TSTreeCursor cursor_;
   bool at_end_ = false;
 };
 
-using NamedChildren = ChildRange<true>;
-using Children = ChildRange<false>;
+using NamedChildren = ChildRange<ChildKind::kNamed>;
+using CodeChildren = ChildRange<ChildKind::kCode>;
+using Children = ChildRange<ChildKind::kEvery>;
 
 // The named children as a list, for code that pairs them up by index.
 inline std::vector<TSNode> named_children_of(TSNode parent) {
   std::vector<TSNode> out;
   for (TSNode c : NamedChildren(parent)) out.push_back(c);
+  return out;
+}
+
+// The code children (comments left out) as a list, for code that takes them by index.
+inline std::vector<TSNode> code_children_of(TSNode parent) {
+  std::vector<TSNode> out;
+  for (TSNode c : CodeChildren(parent)) out.push_back(c);
   return out;
 }
 

@@ -380,7 +380,14 @@ class MessagesInTheFilesSyntax(TempDir):
                   "    cfg.model.sequence_parallel = True\n    return cfg\n")
         helps = self.help_lines("recipe.py", recipe, "PL201")
         self.assertEqual(len(helps), 1)
-        self.assertTrue(helps[0].startswith("set model.sequence_parallel = False, "), helps)
+        self.assertTrue(helps[0].startswith("set cfg.model.sequence_parallel = False, "), helps)
+        # Another key of the parallel section goes on the object the recipe assigns to.
+        nemo = ("def recipe():\n    recipe = llm.llama3_70b.pretrain_recipe()\n"
+                "    recipe.trainer.strategy.tensor_model_parallel_size = 8\n"
+                "    recipe.trainer.num_nodes = 2\n    recipe.trainer.devices = 8\n"
+                "    recipe.model.config.seq_length = 16384\n    return recipe\n")
+        helps = self.help_lines("nemo_recipe.py", nemo, "PL205")
+        self.assertEqual(helps, ["set recipe.trainer.strategy.sequence_parallel = True"])
 
     def test_values_are_quoted_as_written(self):
         r = run("check", self.write("train.sbatch", MLM_TP4))

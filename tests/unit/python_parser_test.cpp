@@ -113,6 +113,35 @@ TEST(PythonParser, ParameterDefaultsAreWeakAndFlowIntoTheBody) {
   EXPECT_EQ(nodes->origin, Origin::kRecipeDefault);
 }
 
+// Comments are tree-sitter extras: they sit between a list's items, a call's arguments and a function's
+// parameters, and must not count as one (a layout read as [unknown, ...], a positional argument bound to
+// the wrong parameter).
+TEST(PythonParser, CommentsBetweenItemsArgumentsAndParameters) {
+  auto pf =
+      py("import os\n"
+         "def helper(tp,  # tensor parallel\n           pp=1):\n"
+         "    cfg.model.tensor_model_parallel_size = tp\n    cfg.model.pipeline_model_parallel_size = pp\n"
+         "def r():\n    helper(4,  # one node\n           2)\n"
+         "    cfg.model.pipeline_model_parallel_layout = [  # two stages\n"
+         "        [\"embedding\", \"decoder\"],  # first\n        [\"decoder\", \"loss\"],\n    ]\n"
+         "    cfg.model.context_parallel_size = (  # long sequences\n        2\n    )\n"
+         "    cfg.model.seq_length = 8192 if (  # always\n        True) else 4096\n"
+         "    cfg.model.num_layers = int(os.environ.get(\"LAYERS\",  # default\n \"32\"))\n");
+  const RawJob* j = job_named(pf, "r()");
+  ASSERT_NE(j, nullptr);
+  EXPECT_EQ(int_of(*j, Key::kTensorModelParallelSize), 4);
+  EXPECT_EQ(int_of(*j, Key::kPipelineModelParallelSize), 2);
+  EXPECT_EQ(int_of(*j, Key::kContextParallelSize), 2);
+  EXPECT_EQ(int_of(*j, Key::kSeqLength), 8192);
+  const Fact* layout = find_fact(*j, Key::kPipelineModelParallelLayout);
+  ASSERT_NE(layout, nullptr);
+  ASSERT_EQ(layout->value.items().size(), 2u);
+  EXPECT_EQ(layout->value.to_string(), R"([["embedding", "decoder"], ["decoder", "loss"]])");
+  const Fact* layers = find_fact(*j, Key::kNumLayers);
+  ASSERT_NE(layers, nullptr);
+  EXPECT_NE(layers->value.unknown_reason().find("32"), std::string::npos) << layers->value.unknown_reason();
+}
+
 TEST(PythonParser, UnknownsFromEnvironmentLoopsParametersAndBranches) {
   auto pf = py(
       "import os\nTP = int(os.environ.get(\"TP\", \"4\"))\n"
