@@ -158,11 +158,26 @@ std::optional<DriverConfig> flagscale(std::vector<DriverKey>& keys) {
   return out;
 }
 
+// GPT-NeoX (EleutherAI): a Megatron fork on DeepSpeed with its own configuration keys and checks
+// (megatron/neox_arguments/neox_args.py:60,65@ea7aefd8f8e1: pipe_parallel_size, model_parallel_size at
+// the top level) and no context or expert-tensor parallelism. Read as Megatron-Core YAML its layout
+// would be the defaults (TP 1, PP 1) and every check and suggestion built on them wrong: no job.
+std::optional<DriverConfig> gpt_neox(std::vector<DriverKey>& keys) {
+  bool neox = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
+    return k.path->size() == 1 &&
+           ((*k.path)[0] == "pipe_parallel_size" || (*k.path)[0] == "model_parallel_size");
+  });
+  if (!neox) return std::nullopt;
+  for (auto& k : keys) k.own_key = true;
+  return DriverConfig{Framework::kUnknown, "GPT-NeoX config (not read)", "", "", false, true};
+}
+
 }  // namespace
 
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys) {
   if (auto c = nemo_rl(keys)) return c;
   if (auto c = verl(keys)) return c;
+  if (auto c = gpt_neox(keys)) return c;
   return flagscale(keys);
 }
 

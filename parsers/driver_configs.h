@@ -7,6 +7,8 @@
 //             actor_rollout_ref.model.path. verl turns sequence parallelism off itself at TP 1.
 //   FlagScale system.<field> and model.<field> (Megatron-LM arguments), experiment.runner.nnodes /
 //             nproc_per_node. A Megatron-LM fork.
+//   GPT-NeoX  top-level pipe_parallel_size / model_parallel_size: its own keys and checks, not modelled;
+//             such a document makes no job (not_megatron).
 // Their key paths are rewritten onto the ones parlint reads (model.<field>, trainer.num_nodes, ...); keys
 // of theirs that are not Megatron settings are their own and never PL801.
 #include <optional>
