@@ -985,6 +985,23 @@ class PlanFromNumbersRunsEveryRule(unittest.TestCase):
         self.assertIn("PL201", codes("--tp", "1", "--sequence-parallel"))
 
 
+class PlanWithoutJobs(TempDir):
+    """A plan of files that hold no training job says so, rather than printing nothing."""
+
+    def test_a_gpt_neox_config_and_a_script_without_a_launch(self):
+        neox = self.write("neox.yml", '{\n  "pipe_parallel_size": 4,\n  "model_parallel_size": 2,\n'
+                                      '  "seq_length": 8192,\n}\n')
+        script = self.write("prep.sh", "#!/bin/bash\necho preparing data\n")
+        r = run("plan", neox, script)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertIn("no training job in the given files", r.stderr)
+        self.assertIn("GPT-NeoX", r.stderr)
+        r = run("plan", "--format", "json", neox)
+        self.assertEqual(json.loads(r.stdout)["jobs"], [])
+        self.assertEqual(r.stderr, "")
+
+
 class PlanSmokeTest(TempDir):
     """--smoke-test (DESIGN §5): a command built to pass every rule of check, on the fewest GPUs that keep
     every parallel size, with the smallest recipe of the model's family."""

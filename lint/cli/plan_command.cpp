@@ -201,6 +201,11 @@ int run_plan_command(const PlanArgs& a) {
     report_plan_json(plan, std::cout);
   else
     report_plan_text(plan, std::cout);
+  // Silence would read as "nothing wrong": say that nothing was read as a training job.
+  if (a.format != "json" && plan.jobs.empty() && plan.errors.empty() && !a.paths.empty())
+    std::cerr << "parlint: no training job in the given files (a job is a launch such as torchrun, srun or "
+                 "run_recipe.py, a recipe function, or a Megatron, NeMo or Megatron-Bridge config; other "
+                 "frameworks' configs, such as GPT-NeoX's, are left alone)\n";
   for (const auto& e : plan.errors)
     std::cerr << "parlint: " << escape_control(e.path) << ": " << escape_control(e.message) << "\n";
   if (!layout.svg.empty()) {
