@@ -32,8 +32,9 @@ fi
 echo "parlint: building from $src (first use; several minutes on two cores)" >&2
 log=$build/build.log
 tmp=$build/cmake
-# ccache, when installed, makes the build of another revision (a new hook clone) mostly cache hits; the
-# base folder makes its paths relative, so clones in different folders share the entries.
+# ccache, when installed, serves the files compiled one by one (tree-sitter, {fmt}, the generators and
+# generated tables) to the build of another revision in a new hook clone; the base folder makes their
+# paths relative. The unity units name their files by absolute path, so they compile again.
 launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
