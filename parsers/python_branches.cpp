@@ -107,13 +107,9 @@ void PythonParser::weaken_from(FactTable& table, std::size_t base, const Truth& 
 }
 
 bool PythonParser::ends_in_raise(TSNode body) {
-  std::uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
-  for (std::uint32_t i = count; i-- > 0;) {
-    TSNode last = ts_node_named_child(body, i);
-    if (type_of(last) == "comment") continue;
-    return type_of(last) == "raise_statement";
-  }
-  return false;
+  if (ts_node_is_null(body)) return false;
+  auto statements = code_children_of(body);
+  return !statements.empty() && type_of(statements.back()) == "raise_statement";
 }
 
 void PythonParser::branches(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth) {

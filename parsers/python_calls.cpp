@@ -103,11 +103,9 @@ std::optional<PyVal> PythonParser::environment_read(const CallSite& c, Scope&, F
   const std::string& fname = c.fname;
   if (fname != "os.environ.get" && fname != "os.getenv" && fname != "environ.get" && fname != "getenv")
     return std::nullopt;
-  TSNode args = by_field<"arguments">(c.node);
-  std::string fallback;
-  if (!ts_node_is_null(args)) {
-    if (auto given = code_children_of(args); given.size() > 1) fallback = text(given[1]);
-  }
+  std::string fallback = c.positional.size() > 1 ? text(c.positional[1]) : std::string();
+  for (const auto& [name, value] : c.keywords)
+    if (name == "default") fallback = text(value);  // os.getenv("TP", default="4")
   return env_value(c.node, fallback);
 }
 
@@ -172,7 +170,6 @@ std::optional<PyVal> PythonParser::setattr_call(const CallSite& c, Scope& scope,
   PyVal v = eval(positional[2], scope, table, ctx, depth + 1);
   std::vector<std::string> path;
   attribute_path(positional[0], path);
-  if (path.empty()) return std::nullopt;
   std::string receiver = path.front();
   path.erase(path.begin());
   if (key.value.kind() == Value::Kind::kString) path.push_back(key.value.text());

@@ -69,13 +69,6 @@ using NamedChildren = ChildRange<ChildKind::kNamed>;
 using CodeChildren = ChildRange<ChildKind::kCode>;
 using Children = ChildRange<ChildKind::kEvery>;
 
-// The named children as a list, for code that pairs them up by index.
-inline std::vector<TSNode> named_children_of(TSNode parent) {
-  std::vector<TSNode> out;
-  for (TSNode c : NamedChildren(parent)) out.push_back(c);
-  return out;
-}
-
 // The code children (comments left out) as a list, for code that takes them by index.
 inline std::vector<TSNode> code_children_of(TSNode parent) {
   std::vector<TSNode> out;

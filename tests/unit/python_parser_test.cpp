@@ -126,7 +126,8 @@ TEST(PythonParser, CommentsBetweenItemsArgumentsAndParameters) {
          "        [\"embedding\", \"decoder\"],  # first\n        [\"decoder\", \"loss\"],\n    ]\n"
          "    cfg.model.context_parallel_size = (  # long sequences\n        2\n    )\n"
          "    cfg.model.seq_length = 8192 if (  # always\n        True) else 4096\n"
-         "    cfg.model.num_layers = int(os.environ.get(\"LAYERS\",  # default\n \"32\"))\n");
+         "    cfg.model.num_layers = int(os.environ.get(\"LAYERS\",  # default\n \"32\"))\n"
+         "    cfg.model.hidden_size = int(os.getenv(\"HIDDEN\", default=\"4096\"))\n");
   const RawJob* j = job_named(pf, "r()");
   ASSERT_NE(j, nullptr);
   EXPECT_EQ(int_of(*j, Key::kTensorModelParallelSize), 4);
@@ -140,6 +141,10 @@ TEST(PythonParser, CommentsBetweenItemsArgumentsAndParameters) {
   const Fact* layers = find_fact(*j, Key::kNumLayers);
   ASSERT_NE(layers, nullptr);
   EXPECT_NE(layers->value.unknown_reason().find("32"), std::string::npos) << layers->value.unknown_reason();
+  const Fact* hidden = find_fact(*j, Key::kHiddenSize);
+  ASSERT_NE(hidden, nullptr);
+  EXPECT_NE(hidden->value.unknown_reason().find("(fallback \"4096\")"), std::string::npos)
+      << hidden->value.unknown_reason();
 }
 
 TEST(PythonParser, UnknownsFromEnvironmentLoopsParametersAndBranches) {
