@@ -100,14 +100,16 @@ struct Loaded {
 
 class Resolver {
  public:
-  Resolver(ParsedFile& file, const FileReader& reader) : file_(file), reader_(reader) {}
+  Resolver(ParsedFile& file, const FileReader& reader, WorkBudget* budget)
+      : file_(file), reader_(reader), budget_(budget) {}
 
   const ParsedFile* load(const std::string& path, bool python) {
     auto it = cache_.find(path);
     if (it != cache_.end()) return &it->second.parsed;
     Loaded l;
     l.source = std::make_unique<SourceText>(reader_.read(path).value_or(""));
-    l.parsed = python ? parse_python(path, *l.source, reader_) : parse_yaml(path, *l.source);
+    l.parsed =
+        python ? parse_python(path, *l.source, reader_, budget_) : parse_yaml(path, *l.source, budget_);
     return &cache_.emplace(path, std::move(l)).first->second.parsed;
   }
 
@@ -276,13 +278,14 @@ class Resolver {
 
   ParsedFile& file_;
   const FileReader& reader_;
+  WorkBudget* budget_;  // the referring file's: what it refers to is part of its cost
   std::map<std::string, Loaded> cache_;
 };
 
 }  // namespace
 
-void resolve_referenced_files(ParsedFile& file, const FileReader& reader) {
-  Resolver(file, reader).run();
+void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget) {
+  Resolver(file, reader, budget).run();
 }
 
 }  // namespace parlint

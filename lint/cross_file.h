@@ -7,10 +7,12 @@
 #include <cstddef>
 
 #include "lint/parsed_file.h"
+#include "lint/work_budget.h"
 #include "parsers/source_files.h"
 
 namespace parlint {
 
-void resolve_referenced_files(ParsedFile& file, const FileReader& reader);
+// The files it refers to are read with `budget` (the referring file's), or each with its own when null.
+void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget = nullptr);
 
 }  // namespace parlint

@@ -16,6 +16,7 @@
 #include "lint/rule_selection.h"
 #include "lint/smoke_test.h"
 #include "lint/suppressions.h"
+#include "lint/work_budget.h"
 #include "parsers/source_files.h"
 
 namespace parlint {
@@ -32,6 +33,8 @@ struct EngineOptions {
   std::string stdin_filename = "-";
   std::optional<std::string> framework_source;  // configured Megatron-Bridge source (else looked for)
   std::size_t max_file_size = 16u << 20;        // inputs and every file they refer to
+  // What linting one file may cost (its parse, and the files it refers to); PL903 says what was left.
+  BudgetLimits file_budget = BudgetLimits::from_environment({});
   // The language server's open buffers, read in place of the disk copies (and the paths read recorded).
   SourceOverlay* overlay = nullptr;
   bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide

@@ -103,7 +103,8 @@ struct SyntaxError {
 // Lines of a valid file that parlint's grammar could not read (PL903): settings there are not seen.
 struct UnreadRegion {
   SourceRange range;
-  std::string reason;  // why: "valid bash that parlint's grammar does not read", "a Jinja template"
+  std::string reason;     // why: "valid bash that parlint's grammar does not read", "a Jinja template"
+  std::string help = {};  // what the user can do; empty: write the settings there in a plainer form
 };
 
 // A mistake in a script's form that silently changes what runs (PL108, PL109).

@@ -145,7 +145,10 @@ void withdraw_shared_fixes(AnalysedFile& file) {
 
 }  // namespace
 
-ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader) {
+ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader,
+                        WorkBudget* budget) {
+  WorkBudget own;
+  WorkBudget& work = budget ? *budget : own;
   ParsedFile parsed;
   parsed.path = path;
   // A NUL byte near the start means a binary file (as git decides): reported, not parsed as text.
@@ -161,20 +164,29 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
   }
   switch (file_kind(path, source.text().substr(0, 4096))) {
     case FileKind::kYaml:
-      parsed = parse_yaml(path, source);
-      resolve_referenced_files(parsed, reader);  // configs it inherits (NeMo-RL `defaults: parent.yaml`)
+      parsed = parse_yaml(path, source, &work);
+      resolve_referenced_files(parsed, reader,
+                               &work);  // configs it inherits (NeMo-RL `defaults: parent.yaml`)
       // A driver config that (with what it inherits) runs another backend has no Megatron job.
       std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
       break;
     case FileKind::kShell:
-      parsed = parse_shell(path, source, reader);
-      resolve_referenced_files(parsed, reader);
+      parsed = parse_shell(path, source, reader, &work);
+      resolve_referenced_files(parsed, reader, &work);
       break;
     case FileKind::kPython:
-      parsed = parse_python(path, source, reader);
+      parsed = parse_python(path, source, reader, &work);
       break;
     case FileKind::kNone:
       break;
+  }
+  // Spent on the files it refers to: the jobs that read them may lack their settings.
+  bool noted = std::any_of(parsed.unread.begin(), parsed.unread.end(),
+                           [&](const UnreadRegion& r) { return r.reason == work.reason(); });
+  if (work.exhausted() && !noted) {
+    UnreadRegion all = over_budget_region(source, 1, work);
+    all.reason += " (spent on the files it refers to, whose settings were not all read)";
+    parsed.unread.push_back(std::move(all));
   }
   return parsed;
 }
@@ -199,7 +211,8 @@ AnalysedFile analyse_file(const std::string& path, std::string text, const FileR
   AnalysedFile out;
   out.path = path;
   out.source = std::make_unique<SourceText>(std::move(text));
-  out.parsed = parse_source(path, *out.source, reader);
+  WorkBudget budget(options.file_budget);
+  out.parsed = parse_source(path, *out.source, reader, &budget);
   // The user's own framework source: its recipes, and the Megatron-Core version it runs.
   if (std::any_of(out.parsed.jobs.begin(), out.parsed.jobs.end(),
                   [](const RawJob& j) { return !j.recipe.empty(); }))

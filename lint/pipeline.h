@@ -14,6 +14,7 @@
 #include "lint/parsed_file.h"
 #include "lint/rule.h"
 #include "lint/source_text.h"
+#include "lint/work_budget.h"
 #include "parsers/source_files.h"
 
 namespace parlint {
@@ -40,7 +41,9 @@ std::vector<Diagnostic> check_job(const Job& job, const EngineOptions& options);
 Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback,
                          const std::map<std::string, Severity>& overrides);
 
-// The parser its kind calls for, then the files it refers to (configs, sourced scripts) resolved.
-ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader);
+// The parser its kind calls for, then the files it refers to (configs, sourced scripts) resolved, all
+// within `budget` (a default one when null). Lines left unread for the budget are in `unread` (PL903).
+ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader,
+                        WorkBudget* budget = nullptr);
 
 }  // namespace parlint

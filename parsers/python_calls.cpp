@@ -535,7 +535,7 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
                            Context& ctx, int depth) {
   PyVal out = known(Value::unknown("the result of " + fname + "()"));
   std::string qualified = std::string(path_) + ":" + fname;
-  if (ctx.call_depth >= kMaxCallDepth || graph_.statements_read > kMaxStatements ||
+  if (ctx.call_depth >= kMaxCallDepth || graph_.budget.exhausted() ||
       std::find(ctx.call_stack.begin(), ctx.call_stack.end(), qualified) != ctx.call_stack.end())
     return out;
   TSNode fn = functions_.at(fname);
@@ -573,7 +573,7 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
   PyVal returned = return_value_;
   return_value_ = saved;
   auto facts = std::make_shared<std::vector<Fact>>();
-  graph_.statements_read += inner.size();  // inherited settings count against the same budget
+  graph_.budget.spend(inner.size() * kStatementUnits);  // inherited settings count against the same budget
   for (auto f : inner.facts()) {
     if (f.origin == Origin::kRecipeName) continue;
     f.written_at.push_back({f.location, "set in " + fname + "()"});

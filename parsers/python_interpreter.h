@@ -22,6 +22,7 @@
 #include "lint/parsed_file.h"
 #include "lint/setting_list.h"
 #include "lint/source_text.h"
+#include "lint/work_budget.h"
 #include "parsers/source_files.h"
 #include "parsers/tree_sitter_fields.h"
 #include "parsers/tree_sitter_languages.h"
@@ -37,7 +38,9 @@ inline TSNode by_field(TSNode node) {
 constexpr int kMaxDepth = 200;    // expression and statement nesting followed
 constexpr int kMaxCallDepth = 8;  // recipe functions calling recipe functions
 constexpr std::size_t kMaxSyntaxErrors = 10;
-constexpr std::size_t kMaxStatements = 200'000;  // statements read per file, counting recipe calls followed
+// What the work budget (lint/work_budget.h) charges for a statement read or a setting inherited from a
+// recipe call: the default budget reads 200,000 of them per file, counting recipe calls followed.
+constexpr std::uint64_t kStatementUnits = 2000;
 
 // A value as far as it is known statically, with where it was written.
 struct PyVal {
@@ -107,7 +110,7 @@ struct ImportGraph {
   const FileReader& reader;  // imported modules are read through it
   std::map<std::string, std::unique_ptr<SourceText>> sources;
   std::map<std::string, std::unique_ptr<PythonParser>> parsers;  // null: not found or not readable
-  std::size_t statements_read = 0;
+  WorkBudget& budget;                                            // one for the whole import graph
 };
 
 constexpr int kMaxImportDepth = 4;

@@ -41,7 +41,11 @@ ParsedFile PythonParser::run() {
   FactTable module;
   Context ctx;
   walk_block(root, module_scope_, module, ctx, 0, /*module_level=*/true);
-  if (module.size() > 0) {
+  // A job read only in part could be judged on defaults its unread lines change: once the budget runs
+  // out, the job being read and every later one are left out, and their lines reported unread (PL903).
+  std::optional<SourcePosition> unread_from;
+  if (graph_.budget.exhausted()) unread_from = SourcePosition{1, 1};
+  if (module.size() > 0 && !unread_from) {
     emit(std::move(module), "module", {{1, 1}, {1, 1}});
     out_.jobs.back().function = "<module>";
   }
@@ -56,8 +60,13 @@ ParsedFile PythonParser::run() {
     FactTable table;
     bind_defaults(node, name, scope, table, fctx);
     recipe_name_world_size(node, name, table);
+    if (unread_from) break;
     TSNode body = by_field<"body">(node);
     if (!ts_node_is_null(body)) walk_block(body, scope, table, fctx, 0, false);
+    if (graph_.budget.exhausted()) {
+      unread_from = source_.position(ts_node_start_byte(node));
+      break;
+    }
     bool sets = false;
     for (const auto& f : table.facts()) sets |= f.origin != Origin::kRecipeName;
     if (sets) {
@@ -79,6 +88,7 @@ ParsedFile PythonParser::run() {
       helpers.push_back(index);
   for (auto it = helpers.rbegin(); it != helpers.rend(); ++it)
     out_.jobs.erase(out_.jobs.begin() + static_cast<std::ptrdiff_t>(*it));
+  if (unread_from) out_.unread.push_back(over_budget_region(source_, unread_from->line, graph_.budget));
   return std::move(out_);
 }
 
@@ -256,8 +266,10 @@ Fact PythonParser::make_fact(Key key, const PyVal& v, Location loc, Origin origi
 
 namespace parlint {
 
-ParsedFile parse_python(std::string_view path, const SourceText& source, const FileReader& reader) {
-  py::ImportGraph graph{reader, {}, {}, 0};
+ParsedFile parse_python(std::string_view path, const SourceText& source, const FileReader& reader,
+                        WorkBudget* budget) {
+  WorkBudget own;
+  py::ImportGraph graph{reader, {}, {}, budget ? *budget : own};
   py::PythonParser parser(path, source, graph);
   return parser.run();
 }

@@ -18,8 +18,7 @@ void PythonParser::walk_block(TSNode block, Scope& scope, FactTable& table, Cont
 
 void PythonParser::statement(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth,
                              bool module_level) {
-  if (depth > kMaxDepth) return;
-  ++graph_.statements_read;
+  if (depth > kMaxDepth || !graph_.budget.spend(kStatementUnits)) return;
   std::string_view t = type_of(n);
   if (t == "expression_statement") {
     for (TSNode e : CodeChildren(n)) {

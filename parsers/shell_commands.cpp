@@ -42,6 +42,9 @@ void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, R
     bool glued = !words.empty() && ts_node_start_byte(c) == previous_end;
     previous_end = ts_node_end_byte(c);
     auto fields = expand_fields(c, src, env, ctx);
+    std::uint64_t built = 0;
+    for (const auto& f : fields) built += f.text.size();
+    if (!spend(built, c, src)) return;
     for (std::size_t k = 0; k < fields.size(); ++k) {
       if (k == 0 && glued) {
         words.back().append(fields[0]);

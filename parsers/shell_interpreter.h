@@ -23,6 +23,7 @@
 #include "lint/parsed_file.h"
 #include "lint/source_text.h"
 #include "lint/word.h"
+#include "lint/work_budget.h"
 #include "parsers/deepspeed_resources.h"
 #include "parsers/shell_syntax_check.h"
 #include "parsers/shell_text.h"
@@ -45,6 +46,13 @@ constexpr int kMaxNesting = 8;      // strings re-parsed as shell, sourced files
 constexpr int kMaxTreeDepth = 400;  // syntax-tree levels walked (deeper input is reported, not walked)
 constexpr std::size_t kMaxSourcedFileSize = 16u << 20;
 constexpr std::size_t kMaxSyntaxErrors = 10;
+// What the work budget charges (lint/work_budget.h): a syntax node walked, and each byte of text parsed
+// or built by expansion.
+constexpr std::uint64_t kNodeUnits = 16;
+// A variable's value past these sizes is not followed (A="$A $A" doubles it at each line, as bash would):
+// it becomes unknown, so what it would have set is not checked rather than guessed.
+constexpr std::size_t kMaxValueBytes = 1u << 20;
+constexpr std::size_t kMaxArrayElements = 1u << 16;
 
 // A text to parse: a whole file, or a string or heredoc whose bytes map back into files.
 struct Source {
@@ -128,7 +136,8 @@ inline const std::set<std::string, std::less<>> kScanWrappers = {
 
 class ShellParser {
  public:
-  ShellParser(std::string_view path, const SourceText& main, const FileReader& reader) : reader_(reader) {
+  ShellParser(std::string_view path, const SourceText& main, const FileReader& reader, WorkBudget& budget)
+      : reader_(reader), budget_(budget) {
     files_.push_back({std::string(path), &main, nullptr});
     out_.path = std::string(path);
   }
@@ -189,6 +198,10 @@ class ShellParser {
   void walk_children(TSNode n, const Source& src, Env& env, Context& ctx, int depth);
 
   void walk(TSNode n, const Source& src, Env& env, Context& ctx, int depth);
+
+  // Charges `units` of work; once the budget is spent, remembers the first line of the main file left
+  // unread (at `n`) and returns false.
+  bool spend(std::uint64_t units, TSNode n, const Source& src);
 
   std::string text_of(TSNode n, const Source& src) const;
 
@@ -420,6 +433,8 @@ class ShellParser {
   std::vector<File> files_;
   std::map<std::string, ShellText> written_files_;  // files the script writes from a here-document
   const FileReader& reader_;                        // every file the script refers to is read through it
+  WorkBudget& budget_;                              // what reading this file (and what it sources) may cost
+  std::optional<SourcePosition> budget_stop_;       // the first line of the main file not read for it
   ParsedFile out_;
   bool deep_reported_ = false;
   int expansion_depth_ = 0;

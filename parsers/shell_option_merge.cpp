@@ -72,10 +72,19 @@ std::vector<ShellText> option_words(const Var& v) {
   if (v.is_array) return v.elements;
   std::vector<ShellText> words;
   ShellText current;
+  // Each run-time part's reason goes with the word that holds its placeholder byte when the value has
+  // one reason per placeholder; otherwise every unknown word gets the value's first reason. Giving each
+  // word all of them made a value rebuilt in n sequential ifs carry a number of reasons that grows
+  // faster than 2^n.
+  const auto& reasons = v.value.unknown_reasons;
+  bool per_byte =
+      !reasons.empty() && reasons.size() == static_cast<std::size_t>(std::count(
+                                                v.value.text.begin(), v.value.text.end(), kUnknownByte));
+  std::size_t next_reason = 0;
   auto finish = [&] {
     if (current.empty()) return;
-    if (current.text.find(kUnknownByte) != std::string::npos)
-      current.unknown_reasons = v.value.unknown_reasons;
+    if (current.text.find(kUnknownByte) != std::string::npos && current.unknown_reasons.empty())
+      current.add_reason(reasons.empty() ? "part of it is known only at run time" : reasons.front());
     current.weak = v.value.weak;  // not tracked per byte: every word rests on the fallback
     current.weak_note = v.value.weak_note;
     words.push_back(std::move(current));
@@ -84,8 +93,10 @@ std::vector<ShellText> option_words(const Var& v) {
   for (std::size_t i = 0; i < v.value.text.size(); ++i) {
     if (is_blank(v.value.text[i]))
       finish();
-    else
+    else {
+      if (v.value.text[i] == kUnknownByte && per_byte) current.add_reason(reasons[next_reason++]);
       current.push(v.value.text[i], v.value.origin.at(i));
+    }
   }
   finish();
   return words;

@@ -22,7 +22,20 @@ ParsedFile ShellParser::run() {
   auto self = std::filesystem::weakly_canonical(files_[0].path, ec);
   if (!ec) ctx.source_stack.push_back(self.string());  // a sourced file that sources us back stops here
   parse_and_walk(src, env, ctx, /*read_directives=*/true, /*report_errors=*/true);
+  // What was read before stays: a launch sees only the lines above it. The rest is unread (PL903).
+  if (budget_.exhausted())
+    out_.unread.push_back(
+        over_budget_region(*files_[0].text, budget_stop_ ? budget_stop_->line : 1 << 30, budget_));
   return std::move(out_);
+}
+
+bool ShellParser::spend(std::uint64_t units, TSNode n, const Source& src) {
+  if (budget_.spend(units)) return true;
+  if (!budget_stop_) {
+    Location loc = node_location(n, src);
+    if (loc.path == out_.path && loc.range.valid()) budget_stop_ = loc.range.start;
+  }
+  return false;
 }
 
 Location ShellParser::location(ByteOrigin a, ByteOrigin b_last) const {
@@ -84,6 +97,7 @@ Word ShellParser::to_word(const ShellText& t) const {
 void ShellParser::parse_and_walk(const Source& src, Env& env, Context& ctx, bool read_directives,
                                  bool report_errors) {
   // The grammar reads a copy with the forms it lacks rewritten (same length); values come from src.
+  if (!budget_.spend(src.text.size())) return;
   std::string prepared;
   bool rewritten = needs_bash_grammar_workarounds(src.text);
   if (rewritten) prepared = prepare_for_bash_grammar(src.text);
@@ -295,8 +309,10 @@ std::vector<Word> ShellParser::directive_words(const Source& src, std::uint32_t 
 
 namespace parlint {
 
-ParsedFile parse_shell(std::string_view path, const SourceText& source, const FileReader& reader) {
-  shell::ShellParser parser(path, source, reader);
+ParsedFile parse_shell(std::string_view path, const SourceText& source, const FileReader& reader,
+                       WorkBudget* budget) {
+  WorkBudget own;
+  shell::ShellParser parser(path, source, reader, budget ? *budget : own);
   return parser.run();
 }
 

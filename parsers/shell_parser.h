@@ -6,11 +6,13 @@
 
 #include "lint/parsed_file.h"
 #include "lint/source_text.h"
+#include "lint/work_budget.h"
 #include "parsers/source_files.h"
 
 namespace parlint {
 
+// `budget` is what reading the file may cost (a default budget of its own when null).
 ParsedFile parse_shell(std::string_view path, const SourceText& source,
-                       const FileReader& reader = FileReader::disk());
+                       const FileReader& reader = FileReader::disk(), WorkBudget* budget = nullptr);
 
 }  // namespace parlint

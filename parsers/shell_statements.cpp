@@ -26,6 +26,7 @@ void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int 
     }
     return;
   }
+  if (!spend(kNodeUnits, n, src)) return;
   std::string_view type = node_type(n);
   if (type == "comment" || type == "ERROR") return;
   if (type == "variable_assignment") return assign(n, src, env, ctx, false, false);
@@ -311,9 +312,17 @@ void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bo
       if (node_type(value) == "command_substitution") expr_size_expression(name, value, src, env);
     }
   }
+  budget_.spend(v.value.text.size());
   if (ctx.in_loop) {
     v.value = ShellText{};
     v.value.add_unknown("assigned in a loop");
+    v.elements.clear();
+  } else if (v.value.text.size() > kMaxValueBytes || v.elements.size() > kMaxArrayElements) {
+    v.value = ShellText{};
+    v.value.add_unknown(v.elements.size() > kMaxArrayElements
+                            ? "an array of more than " + std::to_string(kMaxArrayElements) + " elements"
+                            : "a value longer than " + std::to_string(kMaxValueBytes >> 20) +
+                                  " MiB once expanded");
     v.elements.clear();
   }
   (void)declared;

@@ -87,6 +87,13 @@ class ByteOrigins {
 // A placeholder byte for text only known at run time ($(hostname), $1): keeps word structure intact.
 inline constexpr char kUnknownByte = '\x01';
 
+// What one text carries besides its bytes is bounded, whatever the script's shape: text built from
+// itself in branches (A="$A --x" in sequential ifs) inherits its parts' reasons and assignments each
+// time, and copying them whole made cost grow with the product of the branches. The first reasons and
+// the first distinct assignments are kept: they explain the value; the rest repeat them.
+inline constexpr std::size_t kMaxUnknownReasons = 32;
+inline constexpr std::size_t kMaxVia = 16;
+
 struct ShellText {
   std::string text;
   ByteOrigins origin;  // of every byte of text
@@ -114,17 +121,28 @@ struct ShellText {
   }
   void merge_meta(const ShellText& other, bool with_reasons = true) {
     if (with_reasons)
-      unknown_reasons.insert(unknown_reasons.end(), other.unknown_reasons.begin(),
-                             other.unknown_reasons.end());
+      for (const auto& r : other.unknown_reasons) add_reason(r);
     if (other.weak && !weak) {
       weak = true;
       weak_note = other.weak_note;
     }
-    via.insert(via.end(), other.via.begin(), other.via.end());
+    for (const auto& r : other.via) add_via(r);
   }
   void add_unknown(std::string reason) {
     push(kUnknownByte, {});
-    unknown_reasons.push_back(std::move(reason));
+    add_reason(std::move(reason));
+  }
+  // Past the bound a reason is left out: the text stays unknown (its placeholder bytes say so).
+  void add_reason(std::string reason) {
+    if (unknown_reasons.size() < kMaxUnknownReasons) unknown_reasons.push_back(std::move(reason));
+  }
+  void add_via(const RelatedLocation& r) {
+    if (via.size() >= kMaxVia) return;
+    for (const auto& v : via)
+      if (v.location.path == r.location.path && v.location.range == r.location.range &&
+          v.message == r.message)
+        return;
+    via.push_back(r);
   }
 };
 

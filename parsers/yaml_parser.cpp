@@ -18,6 +18,7 @@ namespace {
 // Bound on nodes visited per document, counting every alias expansion (real configs have a few thousand): an
 // alias bomb ("billion laughs") stops here instead of exhausting memory.
 constexpr std::size_t kMaxNodeVisits = 200'000;
+constexpr std::uint64_t kVisitUnits = 100;  // what a node visit charges the file's work budget
 
 struct Entry {
   std::vector<std::string> path;  // components, dotted keys already split
@@ -50,7 +51,8 @@ void split_dotted(std::string_view key, std::vector<std::string>& out) {
 
 class YamlWalker {
  public:
-  YamlWalker(std::string_view path, const SourceText& source) : path_(path), source_(source) {}
+  YamlWalker(std::string_view path, const SourceText& source, int first_line, WorkBudget& budget)
+      : path_(path), source_(source), first_line_(first_line), budget_(budget) {}
 
   bool walk_document(const YAML::Node& root) {
     std::vector<std::string> prefix;
@@ -84,7 +86,7 @@ class YamlWalker {
   // to a comment or the end of the line (or a flow indicator inside [] / {}).
   Location value_location(const YAML::Mark& mark) const {
     if (mark.line < 0) return {std::string(path_), {}};
-    int line = mark.line + 1;
+    int line = mark.line + first_line_ + 1;
     std::string_view text = source_.line(line);
     std::size_t b = std::min<std::size_t>(static_cast<std::size_t>(mark.column), text.size());
     std::size_t e = b;
@@ -118,7 +120,7 @@ class YamlWalker {
   }
 
   bool budget() {
-    if (++visits_ > kMaxNodeVisits) exhausted_ = true;
+    if (++visits_ > kMaxNodeVisits || !budget_.spend(kVisitUnits)) exhausted_ = true;
     return !exhausted_;
   }
 
@@ -190,6 +192,8 @@ class YamlWalker {
 
   std::string_view path_;
   const SourceText& source_;
+  int first_line_;  // of the document's part, added to its marks
+  WorkBudget& budget_;
   std::vector<Entry> entries_;
   std::size_t visits_ = 0;
   bool exhausted_ = false;
@@ -375,11 +379,18 @@ std::vector<std::pair<std::string, std::string>> hydra_defaults(const SourceText
 
 // The documents of a stream, each loaded on its own. yaml-cpp's LoadAll can spin on malformed input,
 // producing documents without consuming text (a 623-byte file took minutes: found by fuzzing), so the
-// stream is split at `---` / `...` lines here and each part is loaded with YAML::Load. Every part keeps
-// the whole text's length with the other parts blanked (newlines kept), so marks stay file positions.
+// stream is split at `---` / `...` lines here and each part is loaded with YAML::Load. Each part is
+// loaded alone and its marks are shifted by the lines before it (every part starts a line, so columns
+// stay): a copy of the whole text per part, other parts blanked, made the cost documents x size.
 constexpr std::size_t kMaxDocuments = 256;
 
-std::vector<YAML::Node> load_documents(std::string_view text, bool& truncated) {
+struct Document {
+  YAML::Node node;
+  int first_line = 0;  // 0-based line of the file where the part starts (added to its marks)
+  int lines = 0;       // in the part
+};
+
+std::vector<Document> load_documents(std::string_view text, bool& truncated) {
   std::vector<std::size_t> starts{0};
   for (std::size_t i = 0; i < text.size();) {
     std::size_t nl = text.find('\n', i);
@@ -392,22 +403,30 @@ std::vector<YAML::Node> load_documents(std::string_view text, bool& truncated) {
   }
   truncated = starts.size() > kMaxDocuments;
   if (truncated) starts.resize(kMaxDocuments);
-  std::vector<YAML::Node> documents;
+  std::vector<Document> documents;
+  int line = 0;
   for (std::size_t d = 0; d < starts.size(); ++d) {
     std::size_t begin = starts[d], end = d + 1 < starts.size() ? starts[d + 1] : text.size();
-    std::string part(text);
-    for (std::size_t k = 0; k < part.size(); ++k)
-      if ((k < begin || k >= end) && part[k] != '\n') part[k] = ' ';
-    YAML::Node node = YAML::Load(part);
-    if (!node.IsNull()) documents.push_back(std::move(node));
+    if (d > 0) line += static_cast<int>(std::count(text.begin() + starts[d - 1], text.begin() + begin, '\n'));
+    YAML::Node node;
+    try {
+      node = YAML::Load(std::string(text.substr(begin, end - begin)));
+    } catch (YAML::Exception& e) {
+      if (e.mark.line >= 0) e.mark.line += line;  // a file position, as the caller reports it
+      throw;
+    }
+    int lines = static_cast<int>(std::count(text.begin() + begin, text.begin() + end, '\n'));
+    if (!node.IsNull()) documents.push_back({std::move(node), line, std::max(lines, 1)});
   }
   return documents;
 }
 
-ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
+ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudget* budget) {
+  WorkBudget own;
+  WorkBudget& work = budget ? *budget : own;
   ParsedFile out;
   out.path = std::string(path);
-  std::vector<YAML::Node> documents;
+  std::vector<Document> documents;
   bool truncated = false;
   try {
     documents = load_documents(source.text(), truncated);
@@ -426,12 +445,24 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source) {
     return out;
   }
   for (std::size_t d = 0; d < documents.size(); ++d) {
-    YamlWalker walker(path, source);
-    bool complete = walker.walk_document(documents[d]);
+    YamlWalker walker(path, source, documents[d].first_line, work);
+    bool complete = walker.walk_document(documents[d].node);
     if (!complete) {
-      out.errors.push_back(yaml_error(source, documents[d].Mark(),
-                                      "YAML aliases expand to more than 200,000 nodes (an alias bomb?); "
-                                      "the document was not read"));
+      // Valid YAML (its loader expands aliases lazily) that parlint will not expand further: unread, not
+      // a syntax error. Once the file's budget is spent, so are the documents after this one.
+      int first = documents[d].first_line + 1;
+      if (work.exhausted()) {
+        out.unread.push_back(over_budget_region(source, first, work));
+        break;
+      }
+      int last = std::min(std::max(first, documents[d].first_line + documents[d].lines),
+                          std::max(source.line_count(), 1));
+      out.unread.push_back(
+          {{{first, 1}, source.position(last, source.line(last).size())},
+           "its aliases expand to more than 200,000 nodes or nest mappings more than 512 deep "
+           "(parlint's bound per YAML document)",
+           "nothing is wrong with the file; parlint reads documents whose aliases expand to "
+           "fewer nodes"});
       continue;
     }
     auto& entries = walker.entries();

@@ -5,10 +5,12 @@
 
 #include "lint/parsed_file.h"
 #include "lint/source_text.h"
+#include "lint/work_budget.h"
 
 namespace parlint {
 
-ParsedFile parse_yaml(std::string_view path, const SourceText& source);
+// `budget` is what reading the file may cost (a default budget of its own when null).
+ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudget* budget = nullptr);
 
 // The config-group choices of a Hydra `defaults:` list (`- training: gpt3/5b`), in order; other entries
 // (`_self_`, `optional x@y: z`, plain names) are skipped. Empty when the file does not parse.

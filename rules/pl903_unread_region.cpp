@@ -66,8 +66,9 @@ class UnreadRegion final : public Rule {
           "{} not read: {}; settings there are not checked",
           first == last ? fmt::format("line {} was", first) : fmt::format("lines {}-{} were", first, last),
           region.reason);
-      f.help =
-          "nothing is wrong with the file; write the settings there in a plainer form to have them checked";
+      f.help = region.help.empty() ? "nothing is wrong with the file; write the settings there in a plainer "
+                                     "form to have them checked"
+                                   : region.help;
       out.push_back(std::move(f));
     }
   }
