@@ -1,6 +1,9 @@
 #include "lint/pipeline.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
 
 #include "lint/cross_file.h"
 #include "lint/file_kind.h"
@@ -72,24 +75,49 @@ bool same_edits(const Fix& a, const Fix& b) {
   return true;
 }
 
-bool job_reads(const Job& job, const std::vector<Location>& targets) {
-  for (std::size_t k = 0; k < kKeyCount; ++k) {
-    const Fact* f = job.fact(static_cast<Key>(k));
-    if (!f) continue;
-    for (const auto& t : targets) {
-      if (overlaps(f->location, t)) return true;
-      for (const auto& w : f->written_at)
-        if (overlaps(w.location, t)) return true;
-    }
+// Which jobs read the text on each line: a fix's edits are looked up here instead of in every job's facts
+// (which made a script of many launches cost jobs^2).
+class LineReaders {
+ public:
+  explicit LineReaders(const std::vector<std::unique_ptr<Job>>& jobs) {
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+      for (std::size_t k = 0; k < kKeyCount; ++k) {
+        const Fact* f = jobs[j]->fact(static_cast<Key>(k));
+        if (!f) continue;
+        add(f->location, j);
+        for (const auto& w : f->written_at) add(w.location, j);
+      }
   }
-  return false;
-}
+  // The jobs with a value written where `targets` are (each once, in order).
+  std::vector<std::size_t> reading(const std::vector<Location>& targets) const {
+    std::set<std::size_t> found;
+    for (const auto& t : targets) {
+      if (!t.in_file()) continue;
+      for (int line = t.range.start.line; line <= std::max(t.range.start.line, t.range.end.line); ++line) {
+        auto it = by_line_.find({t.path, line});
+        if (it == by_line_.end()) continue;
+        for (const auto& [loc, job] : it->second)
+          if (overlaps(*loc, t)) found.insert(job);
+      }
+    }
+    return {found.begin(), found.end()};
+  }
+
+ private:
+  void add(const Location& l, std::size_t job) {
+    if (!l.in_file()) return;
+    for (int line = l.range.start.line; line <= std::max(l.range.start.line, l.range.end.line); ++line)
+      by_line_[{l.path, line}].emplace_back(&l, job);
+  }
+  std::map<std::pair<std::string, int>, std::vector<std::pair<const Location*, std::size_t>>> by_line_;
+};
 
 // A fix edits text. When another job reads that text too (a YAML anchor merged into several configs, a
 // TP=16 that two launches use, an #SBATCH line every srun inherits), the fix stays only if that job has
 // the same finding with the same fix: otherwise it would change a job that was right. (A job the rule
 // cannot judge, for want of a value the finding's job has, does not count.)
 void withdraw_shared_fixes(AnalysedFile& file) {
+  std::optional<LineReaders> readers;  // built when a fix needs it
   for (std::size_t j = 0; j < file.jobs.size(); ++j) {
     for (auto& d : file.job_findings[j]) {
       // Reported at a setting another recipe writes (and this job inherits): that recipe, and every other
@@ -128,8 +156,11 @@ void withdraw_shared_fixes(AnalysedFile& file) {
         }
         return true;
       };
-      for (std::size_t k = 0; k < file.jobs.size() && d.fix; ++k) {
-        if (k == j || !job_reads(*file.jobs[k], targets) || !judged(*file.jobs[k])) continue;
+      if (targets.empty()) continue;
+      if (!readers) readers.emplace(file.jobs);
+      for (std::size_t k : readers->reading(targets)) {
+        if (!d.fix) break;
+        if (k == j || !judged(*file.jobs[k])) continue;
         const auto& theirs = file.job_findings[k];
         bool agrees = std::any_of(theirs.begin(), theirs.end(), [&](const Diagnostic& x) {
           return x.code == d.code && x.fix && same_edits(*x.fix, *d.fix);

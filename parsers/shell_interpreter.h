@@ -117,15 +117,6 @@ inline bool is_python(std::string_view name) {
   return name == "python" || name == "python3" || (name.starts_with("python3.") && name.size() <= 10);
 }
 
-inline bool same_text(const Var& a, const Var& b) {
-  if (a.value.unknown() || b.value.unknown() || a.is_array != b.is_array) return false;
-  if (a.value.text != b.value.text) return false;
-  if (a.elements.size() != b.elements.size()) return false;
-  for (std::size_t i = 0; i < a.elements.size(); ++i)
-    if (a.elements[i].text != b.elements[i].text || a.elements[i].unknown()) return false;
-  return true;
-}
-
 // Commands that run the command after their options, and runners (containers, environments,
 // profilers) whose command starts at the first launcher or interpreter among their arguments.
 inline const std::set<std::string, std::less<>> kSimpleWrappers = {
@@ -216,8 +207,8 @@ class ShellParser {
   void merge_branches(Env& env, const std::vector<Env>& results, const Location& where);
 
   // The options every branch agrees on, when each branch left the variable an options list.
-  static std::optional<Var> merge_branch_values(const std::vector<Env>& results, const std::string& name,
-                                                const std::string& branches);
+  static std::optional<Var> merge_branch_values(const std::vector<Env>& results, const Var* before,
+                                                const std::string& name, const std::string& branches);
 
   void redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
+#include <set>
 #include <string_view>
 
 namespace parlint::shell {
@@ -66,6 +68,148 @@ bool same_occurrences(const std::vector<std::vector<const ShellText*>>& a,
   return true;
 }
 
+// Whether `key` starts a word of `text` (as the option itself or `key=...`).
+bool has_option_word(std::string_view text, std::string_view key) {
+  for (auto pos = text.find(key); pos != std::string_view::npos; pos = text.find(key, pos + 1)) {
+    std::size_t end = pos + key.size();
+    if ((pos == 0 || is_blank(text[pos - 1])) && (end == text.size() || is_blank(text[end]) || text[end] == '='))
+      return true;
+  }
+  return false;
+}
+
+// The words `v` adds after `base` when it is `base` extended (text followed by a blank and more words,
+// or more elements): what `A="$A --x"` or `A+=(--x)` in one branch leaves.
+std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var& v) {
+  if (v.is_array) {
+    if (v.elements.size() <= base.elements.size()) return std::nullopt;
+    for (std::size_t i = 0; i < base.elements.size(); ++i)
+      if (v.elements[i].text != base.elements[i].text) return std::nullopt;
+    return std::vector<ShellText>(v.elements.begin() + static_cast<std::ptrdiff_t>(base.elements.size()),
+                                  v.elements.end());
+  }
+  const std::string& b = base.value.text;
+  const std::string& t = v.value.text;
+  if (b.empty() || t.size() <= b.size() || !is_blank(t[b.size()]) || t.compare(0, b.size(), b) != 0)
+    return std::nullopt;
+  Var tail;
+  tail.value.text = t.substr(b.size());
+  tail.value.origin = v.value.origin.slice(b.size());
+  // The tail's run-time parts are the value's last ones when it has one reason per placeholder.
+  auto placeholders = [](const std::string& s) {
+    return static_cast<std::size_t>(std::count(s.begin(), s.end(), kUnknownByte));
+  };
+  std::size_t in_tail = placeholders(tail.value.text);
+  const auto& reasons = v.value.unknown_reasons;
+  if (in_tail > 0) {
+    if (reasons.size() == placeholders(b) + in_tail)
+      tail.value.unknown_reasons.assign(reasons.end() - static_cast<std::ptrdiff_t>(in_tail), reasons.end());
+    else
+      tail.value.add_reason(reasons.empty() ? "part of it is known only at run time" : reasons.front());
+  }
+  tail.value.weak = v.value.weak;
+  tail.value.weak_note = v.value.weak_note;
+  return option_words(tail);
+}
+
+// The common case, in time proportional to what the branches added: every branch left the value as it
+// was before them or appended options to it (`A="$A --x"`, `A+=(--x)`). An appended option keeps its
+// words when every branch appended it alike, and is set differently (or not at all) otherwise. Splitting
+// the whole value into words at every if made a script that appends in n sequential ifs cost n^2.
+std::optional<Var> merge_appended_options(const std::vector<const Var*>& values, const Var* before,
+                                          const std::string& branches) {
+  constexpr std::size_t kMaxAppendedKeys = 64;  // more: the general merge, which handles any shape
+  const Var* base = before;
+  if (!base)
+    for (const Var* v : values)
+      if (!base || (v->is_array ? v->elements.size() < base->elements.size()
+                                : v->value.text.size() < base->value.text.size()))
+        base = v;
+  if (!base) return std::nullopt;
+  std::vector<std::vector<ShellText>> tails;  // each branch's appended words (the lists point into them)
+  tails.reserve(values.size());
+  std::vector<OptionList> lists;
+  for (const Var* v : values) {
+    if (v->is_array != base->is_array) return std::nullopt;
+    if (v == base || same_text(*v, *base)) {
+      tails.emplace_back();
+    } else {
+      auto words = appended_words(*base, *v);
+      if (!words) return std::nullopt;
+      tails.push_back(std::move(*words));
+    }
+    lists.push_back(split_options(tails.back()));
+    if (!lists.back().head.empty()) return std::nullopt;  // appended a value, not an option
+  }
+  std::vector<std::string_view> keys;  // first-seen order
+  std::set<std::string_view> seen;
+  for (const auto& l : lists)
+    for (const auto& k : l.order)
+      if (seen.insert(k).second) keys.push_back(k);
+  if (keys.empty() || keys.size() > kMaxAppendedKeys) return std::nullopt;
+  // The branches may change an option the value already has: that needs the general merge. A few keys
+  // are looked for in the text; more, against the value's options collected once.
+  if (keys.size() <= 4 && !base->is_array) {
+    for (std::string_view key : keys)
+      if (has_option_word(base->value.text, key)) return std::nullopt;
+  } else {
+    std::set<std::string> in_base;
+    auto note = [&](std::string_view word) {
+      if (std::string key = option_key(word); !key.empty() && seen.count(key)) in_base.insert(std::move(key));
+    };
+    if (base->is_array) {
+      for (const ShellText& e : base->elements) note(e.text);
+    } else {
+      std::string_view t = base->value.text;
+      for (std::size_t i = 0; i < t.size();) {
+        while (i < t.size() && is_blank(t[i])) ++i;
+        std::size_t j = i;
+        while (j < t.size() && !is_blank(t[j])) ++j;
+        if (j > i) note(t.substr(i, j - i));
+        i = j;
+      }
+    }
+    if (!in_base.empty()) return std::nullopt;
+  }
+  Var out = *base;
+  out.exported = std::any_of(values.begin(), values.end(), [](const Var* v) { return v->exported; });
+  out.assigned_at = values.front()->assigned_at;
+  out.assigned_text = values.front()->assigned_text;
+  auto add = [&](ShellText w) {
+    if (!out.value.empty()) out.value.push(' ', {});
+    out.value.append(w);
+    if (out.is_array) out.elements.push_back(std::move(w));
+  };
+  static const std::vector<std::vector<const ShellText*>> kAbsent;
+  for (std::string_view key : keys) {
+    std::string name(key);
+    auto occurrences = [&](const OptionList& l) -> const std::vector<std::vector<const ShellText*>>& {
+      auto it = l.options.find(name);
+      return it == l.options.end() ? kAbsent : it->second;
+    };
+    const auto& first = occurrences(lists.front());
+    if (std::all_of(lists.begin(), lists.end(),
+                    [&](const OptionList& l) { return same_occurrences(first, occurrences(l)); })) {
+      for (const auto& occurrence : first)
+        for (const ShellText* w : occurrence) add(*w);
+      continue;
+    }
+    const ShellText* written = nullptr;
+    for (const auto& l : lists)
+      if (auto it = l.options.find(name); it != l.options.end() && !written) written = it->second.front().front();
+    ShellText w;
+    for (std::size_t i = 0; i < key.size(); ++i) w.push(key[i], written->origin.at(i));
+    w.written_first = written->written_first;
+    w.written_last = written->written_last;
+    w.push('=', {});
+    w.add_unknown(name + " is set differently (or not at all) by " + branches);
+    add(std::move(w));
+  }
+  for (const Var* v : values)
+    for (const auto& r : v->value.via) out.value.add_via(r);
+  return out;
+}
+
 }  // namespace
 
 std::vector<ShellText> option_words(const Var& v) {
@@ -102,8 +246,10 @@ std::vector<ShellText> option_words(const Var& v) {
   return words;
 }
 
-std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const std::string& branches) {
+std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const Var* before,
+                                      const std::string& branches) {
   if (values.empty()) return std::nullopt;
+  if (auto appended = merge_appended_options(values, before, branches)) return appended;
   bool array = values.front()->is_array;
   std::vector<std::vector<ShellText>> words;
   std::vector<OptionList> lists;
@@ -121,9 +267,10 @@ std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, con
   if (!any_option) return std::nullopt;
 
   std::vector<std::string> keys;  // every branch's options, in first-seen order
+  std::set<std::string_view> seen;
   for (const auto& l : lists)
     for (const auto& k : l.order)
-      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+      if (seen.insert(k).second) keys.push_back(k);
 
   std::vector<ShellText> merged;
   for (const ShellText* w : lists.front().head) merged.push_back(*w);

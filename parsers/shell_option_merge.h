@@ -20,7 +20,9 @@ std::vector<ShellText> option_words(const Var& v);
 // branches agree on as written, and `--flag=<unknown>` (or `key=<unknown>`) for each option one branch
 // sets differently or not at all. nullopt when the values are not options lists that share their
 // leading words; the caller then makes the whole variable unknown. `branches` names them in the
-// reason ("the branches at line 8").
-std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const std::string& branches);
+// reason ("the branches at line 8"). `before` is the value before the branches (null when unset): when
+// each branch left it or appended options to it, the merge costs what they appended, not the whole value.
+std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const Var* before,
+                                      const std::string& branches);
 
 }  // namespace parlint::shell

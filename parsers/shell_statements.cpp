@@ -155,7 +155,7 @@ void ShellParser::merge_branches(Env& env, const std::vector<Env>& results, cons
     std::string branches = "the branches at line " + std::to_string(where.range.start.line);
     if (agree && first) {
       env.share(name, *first);
-    } else if (auto merged = merge_branch_values(results, name, branches)) {
+    } else if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches)) {
       env.set(name, std::move(*merged));
     } else {
       set_unknown(env, name, "assigned differently in " + branches, where);
@@ -164,15 +164,15 @@ void ShellParser::merge_branches(Env& env, const std::vector<Env>& results, cons
 }
 
 // The options every branch agrees on, when each branch left the variable an options list.
-std::optional<Var> ShellParser::merge_branch_values(const std::vector<Env>& results, const std::string& name,
-                                                    const std::string& branches) {
+std::optional<Var> ShellParser::merge_branch_values(const std::vector<Env>& results, const Var* before,
+                                                    const std::string& name, const std::string& branches) {
   std::vector<const Var*> values;
   for (const auto& r : results) {
     const Var* v = r.find(name);
     if (!v) return std::nullopt;
     values.push_back(v);
   }
-  return merge_option_lists(values, branches);
+  return merge_option_lists(values, before, branches);
 }
 
 void ShellParser::redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {

@@ -27,13 +27,17 @@ class ByteOrigins {
     ++size_;
   }
   // The origins of other's bytes, after these.
+  // Only the first run can continue the last one here: the runs of `other` are already maximal, so the
+  // rest are copied as they are, shifted (an expansion of a long value copies its runs in one go).
   void append(const ByteOrigins& other) {
-    for (std::size_t r = 0; r < other.runs_.size(); ++r) {
-      const Run& run = other.runs_[r];
-      std::uint32_t length = other.run_end(r) - run.start;
-      if (runs_.empty() || !continues(runs_.back(), run.origin)) runs_.push_back({size_, run.origin});
-      size_ += length;
-    }
+    if (other.runs_.empty()) return;
+    std::size_t from = 0;
+    if (!runs_.empty() && continues(runs_.back(), other.runs_.front().origin)) from = 1;
+    std::uint32_t shift = size_;
+    runs_.reserve(runs_.size() + other.runs_.size() - from);
+    for (std::size_t r = from; r < other.runs_.size(); ++r)
+      runs_.push_back({other.runs_[r].start + shift, other.runs_[r].origin});
+    size_ += other.size_;
   }
   // The origin of byte i; a produced origin past the end.
   ByteOrigin at(std::size_t i) const {

@@ -22,6 +22,16 @@ struct Var {
   std::string assigned_text;
 };
 
+// Two values written alike, both fully known.
+inline bool same_text(const Var& a, const Var& b) {
+  if (a.value.unknown() || b.value.unknown() || a.is_array != b.is_array) return false;
+  if (a.value.text != b.value.text) return false;
+  if (a.elements.size() != b.elements.size()) return false;
+  for (std::size_t i = 0; i < a.elements.size(); ++i)
+    if (a.elements[i].text != b.elements[i].text || a.elements[i].unknown()) return false;
+  return true;
+}
+
 // The shell variables in scope. Every if/case branch, subshell and function body starts from a copy,
 // so copies must be cheap: a copy freezes the changes made so far into an immutable layer that both
 // share, and each side records its own changes on top. Copying whole maps instead made a script with many

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -481,9 +482,9 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudge
     // MODEL_ARGS, MODEL_ARGS_2, ...) are several runs: one job each, sharing the other sections.
     // A section merged into others (`BASE: &base` ... `<<: *base`) is their base, not a run.
     std::vector<std::string> flag_sections;
+    std::set<std::string> is_flag_section;  // looked up per entry: a list search made it sections x entries
     for (const auto& e : entries)
-      if (e.path.size() == 2 && e.path[1].starts_with("--") &&
-          std::find(flag_sections.begin(), flag_sections.end(), e.path[0]) == flag_sections.end())
+      if (e.path.size() == 2 && e.path[1].starts_with("--") && is_flag_section.insert(e.path[0]).second)
         flag_sections.push_back(e.path[0]);
     if (flag_sections.size() > 1) {
       std::multimap<SourcePosition, const std::string*> merged_at;  // where merged values were written
@@ -497,20 +498,32 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudge
           if (*it->second != e.path[0]) bases.insert(e.path[0]);
       }
       std::erase_if(flag_sections, [&](const std::string& section) { return bases.count(section) > 0; });
+      for (const auto& b : bases) is_flag_section.erase(b);
     }
     if (flag_sections.size() <= 1) {
       DocumentExtractor extractor(entries);
       if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
       continue;
     }
+    // Each run reads the entries outside every flag section and its own section's, in file order: the
+    // entries are split once (walking all of them per section made it sections x entries).
+    std::vector<std::size_t> shared;
+    std::map<std::string, std::vector<std::size_t>> by_section;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const Entry& e = entries[k];
+      if (e.path.size() > 1 && is_flag_section.count(e.path[0]))
+        by_section[e.path[0]].push_back(k);
+      else
+        shared.push_back(k);
+    }
     for (const auto& section : flag_sections) {
       std::vector<Entry> run;
       SourceRange run_range;
-      for (const auto& e : entries) {
-        bool other_run =
-            e.path.size() > 1 && e.path[0] != section &&
-            std::find(flag_sections.begin(), flag_sections.end(), e.path[0]) != flag_sections.end();
-        if (other_run) continue;
+      std::vector<std::size_t> order;
+      const auto& mine = by_section[section];
+      std::merge(shared.begin(), shared.end(), mine.begin(), mine.end(), std::back_inserter(order));
+      for (std::size_t k : order) {
+        const Entry& e = entries[k];
         run.push_back(e);
         if (e.path[0] == section && e.location.range.valid()) {
           if (!run_range.valid() || e.location.range.start < run_range.start)

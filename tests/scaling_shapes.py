@@ -1,0 +1,136 @@
+"""Inputs of size n for every shape in which alternatives can multiply (issue 33): test_scaling.py lints
+each at n and 2n and asserts that time and memory grow at most linearly; scripts/fuzz.sh seeds the fuzz
+targets with small instances. Each generator returns {file name: text}; the first file is the one linted,
+the others are files it refers to (sourced scripts, imported modules, configs)."""
+
+LAUNCH = "torchrun --nproc_per_node 8 --nnodes 2 pretrain_gpt.py"
+HEADER = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n"
+
+
+def sequential_ifs(n):
+    # The shape of issue 33: one option string appended to in n separate if blocks.
+    body = "".join(f'if [ "$X{i}" ]; then\n  A="$A --x{i}"\nfi\n' for i in range(n))
+    return {"run.sh": HEADER + 'A="--tensor-model-parallel-size 4 --num-layers 8"\n' + body + f"{LAUNCH} $A\n"}
+
+
+def sequential_ifs_array(n):
+    body = "".join(f'if [ "$X{i}" ]; then\n  A+=(--x{i} {i})\nelse\n  A+=(--y{i})\nfi\n' for i in range(n))
+    return {"run.sh": HEADER + "A=(--tensor-model-parallel-size 4)\n" + body + f'{LAUNCH} "${{A[@]}}"\n'}
+
+
+def nested_ifs(n):
+    # Nesting is bounded by the tree depth parlint walks (400 levels), so the shape repeats blocks of
+    # 20 nested ifs n/20 times.
+    def block(k):
+        opened = "".join(f'{"  " * d}if [ "$Y{k}_{d}" ]; then\n{"  " * d}  A="$A --n{k}_{d}"\n' for d in range(20))
+        closed = "".join(f'{"  " * d}fi\n' for d in reversed(range(20)))
+        return opened + closed
+    return {"run.sh": HEADER + 'A="--tensor-model-parallel-size 4"\n' + "".join(block(k) for k in range(max(1, n // 20)))
+            + f"{LAUNCH} $A\n"}
+
+
+def case_arms(n):
+    arms = "".join(f'  m{i}) A="$A --c{i}"; TP={1 + i % 8} ;;\n' for i in range(n))
+    return {"run.sh": HEADER + 'A="--num-layers 8"\ncase "$MODE" in\n' + arms + "esac\n"
+            + f"{LAUNCH} $A --tensor-model-parallel-size $TP\n"}
+
+
+def loops_building_arrays(n):
+    body = "".join(f"for v in a b c; do\n  ARR+=(--l{i} $v)\n  S=\"$S --s{i}\"\ndone\n" for i in range(n))
+    return {"run.sh": HEADER + "ARR=(--tensor-model-parallel-size 2)\n" + body + f'{LAUNCH} "${{ARR[@]}}" $S\n'}
+
+
+def doubling_value(n):
+    # Text that doubles at every line, as bash would build it: bounded by the value size, not followed.
+    body = "".join(f'A="$A $A"\nB{i}=$A\n' for i in range(n))
+    return {"run.sh": HEADER + 'A="--x"\n' + body + f"{LAUNCH} --tensor-model-parallel-size 2 $A\n"}
+
+
+def many_launches(n):
+    body = "".join(f"{LAUNCH} --tensor-model-parallel-size $TP --num-layers {8 + i}\n" for i in range(n))
+    return {"run.sh": HEADER + "TP=4\n" + body}
+
+
+def sourced_files(n):
+    # A script that sources the same helper n times, and the helper itself branching.
+    helper = "".join(f'if [ "$H{i}" ]; then OPTS="$OPTS --h{i}"; fi\n' for i in range(20))
+    main = HEADER + "".join(f"source ./common.sh\nOPTS=\"$OPTS --m{i}\"\n" for i in range(n)) + f"{LAUNCH} $OPTS\n"
+    return {"run.sh": main, "common.sh": helper}
+
+
+def bash_c_strings(n):
+    body = "".join(f'CMD="$CMD --b{i}"\nif [ "$Z{i}" ]; then CMD="$CMD --z{i}"; fi\n' for i in range(n))
+    return {"run.sh": HEADER + f'CMD="{LAUNCH} --tensor-model-parallel-size 2"\n' + body
+            + 'srun bash -c "$CMD --num-layers 8"\n'}
+
+
+def python_if_elif(n):
+    arms = "".join(f"    {'if' if i == 0 else 'elif'} size == {i}:\n        cfg.model.tensor_model_parallel_size = {1 + i % 8}\n"
+                   f"        opts = opts + ['--e{i}']\n" for i in range(n))
+    return {"recipe.py": "def recipe(size):\n    opts = []\n    cfg = pretrain_config()\n" + arms
+            + "    cfg.model.sequence_parallel = True\n    return cfg\n"}
+
+
+def python_sequential_ifs(n):
+    body = "".join(f"    if flag{i}:\n        opts = opts + ['--p{i}']\n        cfg.model.num_layers = {i}\n" for i in range(n))
+    return {"recipe.py": "def recipe(**flags):\n    opts = []\n    cfg = pretrain_config()\n" + body
+            + "    cfg.model.tensor_model_parallel_size = 2\n    return cfg\n"}
+
+
+def python_call_chain(n):
+    # Recipes built on recipes, each calling the one before twice.
+    fns = ["def r0():\n    cfg = pretrain_config()\n    cfg.model.tensor_model_parallel_size = 2\n    return cfg\n"]
+    for i in range(1, n):
+        fns.append(f"def r{i}(x=1):\n    a = r{i - 1}()\n    b = r{i - 1}()\n    a.model.num_layers = {i}\n    return a\n")
+    return {"recipes.py": "\n".join(fns)}
+
+
+def yaml_anchor_chain(n):
+    # Each mapping merges the one before: what a config that layers overrides on a base looks like.
+    lines = ["base0: &b0 {tensor_model_parallel_size: 2, k0: 0}"]
+    lines += [f"base{i}: &b{i}\n  <<: *b{i - 1}\n  k{i}: {i}" for i in range(1, n)]
+    lines.append(f"model:\n  <<: *b{n - 1}\n  sequence_parallel: true")
+    return {"conf.yaml": "\n".join(lines) + "\n"}
+
+
+def yaml_many_keys(n):
+    keys = "".join(f"  key_{i}: {i}\n" for i in range(n))
+    return {"conf.yaml": "model:\n  tensor_model_parallel_size: 2\n" + keys + "trainer:\n  devices: 8\n"}
+
+
+def yaml_flag_sections(n):
+    # Megatron-LM functional-test configs: several sections of flags, each a run.
+    sections = "".join(f"MODEL_ARGS_{i}:\n  --tensor-model-parallel-size: 2\n  --num-layers: {8 + i}\n" for i in range(n))
+    return {"conf.yaml": sections}
+
+
+def hydra_overrides(n):
+    overrides = " \\\n  ".join(f"model.extra_{i}={i}" for i in range(n))
+    return {"run.sh": HEADER + "torchrun --nproc_per_node 8 --nnodes 2 scripts/training/run_recipe.py "
+            "--recipe llama3_8b_pretrain_config \\\n  model.tensor_model_parallel_size=2 \\\n  " + overrides + "\n"}
+
+
+def megatron_flags(n):
+    flags = " \\\n  ".join(f"--flag-{i} {i}" for i in range(n))
+    return {"run.sh": HEADER + f"{LAUNCH} --tensor-model-parallel-size 2 \\\n  " + flags + "\n"}
+
+
+SHAPES = {
+    "sequential_ifs": (sequential_ifs, 1500),
+    "sequential_ifs_array": (sequential_ifs_array, 1000),
+    "nested_ifs": (nested_ifs, 1000),
+    "case_arms": (case_arms, 1500),
+    "loops_building_arrays": (loops_building_arrays, 1500),
+    "doubling_value": (doubling_value, 200),
+    "many_launches": (many_launches, 400),
+    "sourced_files": (sourced_files, 200),
+    "bash_c_strings": (bash_c_strings, 600),
+    "python_if_elif": (python_if_elif, 600),
+    "python_sequential_ifs": (python_sequential_ifs, 600),
+    "python_call_chain": (python_call_chain, 200),
+    "yaml_anchor_chain": (yaml_anchor_chain, 300),
+    "yaml_many_keys": (yaml_many_keys, 20000),
+    "yaml_flag_sections": (yaml_flag_sections, 300),
+    "hydra_overrides": (hydra_overrides, 3000),
+    "megatron_flags": (megatron_flags, 3000),
+}
