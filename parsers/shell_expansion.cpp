@@ -40,6 +40,8 @@ ShellText ShellParser::expand_joined(TSNode n, const Source& src, Env& env, Cont
   Fields f;
   expand_into(n, src, env, ctx, f, true);
   f.finish();
+  // One field (the usual case) is the text itself: moved, not copied again.
+  if (f.done.size() == 1) return std::move(f.done.front());
   ShellText out;
   for (std::size_t i = 0; i < f.done.size(); ++i) {
     if (i) out.push(' ', {});
@@ -160,12 +162,12 @@ void ShellParser::expand_into(TSNode n, const Source& src, Env& env, Context& ct
           t.append(array->elements[k]);
         }
       } else {
-        t.append(expand_value(c, src, env, ctx));
+        t.append_moved(expand_value(c, src, env, ctx));
       }
       pos = ts_node_end_byte(c);
     }
     double_quoted(src, pos, stop, t);
-    f.add(t, false);
+    f.add(std::move(t));
     return;
   }
   if (type == "simple_expansion" || type == "expansion") {

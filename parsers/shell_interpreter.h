@@ -51,8 +51,8 @@ constexpr std::size_t kMaxSyntaxErrors = 10;
 constexpr std::uint64_t kNodeUnits = 16;
 // A variable's value past these sizes is not followed (A="$A $A" doubles it at each line, as bash would):
 // it becomes unknown, so what it would have set is not checked rather than guessed.
-constexpr std::size_t kMaxValueBytes = 1u << 20;
-constexpr std::size_t kMaxArrayElements = 1u << 16;
+constexpr std::size_t kMaxValueBytes = 256u << 10;
+constexpr std::size_t kMaxArrayElements = 4096;
 
 // A text to parse: a whole file, or a string or heredoc whose bytes map back into files.
 struct Source {
@@ -198,13 +198,19 @@ class ShellParser {
 
   void set_unknown(Env& env, const std::string& name, std::string reason, Location where);
 
+  // How many times `text` expands $name or ${name...}.
+  static int references_to(std::string_view text, const std::string& name);
+
+  // Why a value is too large to follow (kMaxValueBytes, kMaxArrayElements), if it is.
+  static std::optional<std::string> over_value_limit(const Var& v);
+
   // if / elif / else and case: each branch on its own copy of the variables; afterwards a variable
   // keeps its value only when every branch (and falling through) agrees.
   void branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth);
 
   void walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth);
 
-  void merge_branches(Env& env, const std::vector<Env>& results, const Location& where);
+  void merge_branches(Env& env, std::vector<Env> results, const Location& where);
 
   // The options every branch agrees on, when each branch left the variable an options list.
   static std::optional<Var> merge_branch_values(const std::vector<Env>& results, const Var* before,
@@ -254,6 +260,11 @@ class ShellParser {
         current.push(c, t.origin.at(i));
         started = true;
       }
+    }
+    // Quoted text, taken over: a long value expanded inside quotes is not copied once more.
+    void add(ShellText&& t) {
+      current.append_moved(std::move(t));
+      started = true;
     }
     void finish() {
       if (started) done.push_back(std::move(current));

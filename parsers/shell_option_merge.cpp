@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -12,6 +13,13 @@ namespace {
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n';
+}
+
+// string_view::find compares character by character; memmem scans a long value many times faster.
+std::size_t find_text(std::string_view text, std::string_view key, std::size_t from) {
+  if (from > text.size() || key.empty()) return std::string_view::npos;
+  const void* at = memmem(text.data() + from, text.size() - from, key.data(), key.size());
+  return at ? static_cast<std::size_t>(static_cast<const char*>(at) - text.data()) : std::string_view::npos;
 }
 
 // The option a word starts (--flag, --flag=v, -x, key=value, +key=value), or "" for a value word.
@@ -68,16 +76,6 @@ bool same_occurrences(const std::vector<std::vector<const ShellText*>>& a,
   return true;
 }
 
-// Whether `key` starts a word of `text` (as the option itself or `key=...`).
-bool has_option_word(std::string_view text, std::string_view key) {
-  for (auto pos = text.find(key); pos != std::string_view::npos; pos = text.find(key, pos + 1)) {
-    std::size_t end = pos + key.size();
-    if ((pos == 0 || is_blank(text[pos - 1])) && (end == text.size() || is_blank(text[end]) || text[end] == '='))
-      return true;
-  }
-  return false;
-}
-
 // The words `v` adds after `base` when it is `base` extended (text followed by a blank and more words,
 // or more elements): what `A="$A --x"` or `A+=(--x)` in one branch leaves.
 std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var& v) {
@@ -116,10 +114,10 @@ std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var&
 // was before them or appended options to it (`A="$A --x"`, `A+=(--x)`). An appended option keeps its
 // words when every branch appended it alike, and is set differently (or not at all) otherwise. Splitting
 // the whole value into words at every if made a script that appends in n sequential ifs cost n^2.
-std::optional<Var> merge_appended_options(const std::vector<const Var*>& values, const Var* before,
-                                          const std::string& branches) {
+std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>& values, const Var* before,
+                                                   const std::string& branches, const Var*& base) {
   constexpr std::size_t kMaxAppendedKeys = 64;  // more: the general merge, which handles any shape
-  const Var* base = before;
+  base = before;
   if (!base)
     for (const Var* v : values)
       if (!base || (v->is_array ? v->elements.size() < base->elements.size()
@@ -147,39 +145,48 @@ std::optional<Var> merge_appended_options(const std::vector<const Var*>& values,
     for (const auto& k : l.order)
       if (seen.insert(k).second) keys.push_back(k);
   if (keys.empty() || keys.size() > kMaxAppendedKeys) return std::nullopt;
-  // The branches may change an option the value already has: that needs the general merge. A few keys
-  // are looked for in the text; more, against the value's options collected once.
-  if (keys.size() <= 4 && !base->is_array) {
-    for (std::string_view key : keys)
-      if (has_option_word(base->value.text, key)) return std::nullopt;
-  } else {
-    std::set<std::string> in_base;
-    auto note = [&](std::string_view word) {
-      if (std::string key = option_key(word); !key.empty() && seen.count(key)) in_base.insert(std::move(key));
-    };
-    if (base->is_array) {
-      for (const ShellText& e : base->elements) note(e.text);
-    } else {
-      std::string_view t = base->value.text;
-      for (std::size_t i = 0; i < t.size();) {
-        while (i < t.size() && is_blank(t[i])) ++i;
-        std::size_t j = i;
-        while (j < t.size() && !is_blank(t[j])) ++j;
-        if (j > i) note(t.substr(i, j - i));
-        i = j;
-      }
-    }
-    if (!in_base.empty()) return std::nullopt;
-  }
-  Var out = *base;
-  out.exported = std::any_of(values.begin(), values.end(), [](const Var* v) { return v->exported; });
-  out.assigned_at = values.front()->assigned_at;
-  out.assigned_text = values.front()->assigned_text;
-  auto add = [&](ShellText w) {
-    if (!out.value.empty()) out.value.push(' ', {});
-    out.value.append(w);
-    if (out.is_array) out.elements.push_back(std::move(w));
+  // An option the value already has: when each of its words there is `key=<unknown>` (an earlier merge
+  // left it so), the branches that disagree on it leave it as it is; otherwise it needs the general merge.
+  // A few keys are looked for in the text; more, against the value's words collected once.
+  std::set<std::string, std::less<>> already_unknown;
+  auto judge = [&](std::string_view word, bool& general) {
+    std::string key = option_key(word);
+    if (key.empty() || !seen.count(key)) return;
+    if (word.size() == key.size() + 2 && word[key.size()] == '=' && word.back() == kUnknownByte)
+      already_unknown.insert(std::move(key));
+    else
+      general = true;
   };
+  bool general = false;
+  auto each_word = [&](std::string_view t, auto&& f) {
+    for (std::size_t i = 0; i < t.size();) {
+      while (i < t.size() && is_blank(t[i])) ++i;
+      std::size_t j = i;
+      while (j < t.size() && !is_blank(t[j])) ++j;
+      if (j > i) f(t.substr(i, j - i));
+      i = j;
+    }
+  };
+  if (base->is_array) {
+    for (const ShellText& e : base->elements) judge(e.text, general);
+  } else if (keys.size() <= 4) {
+    std::string_view t = base->value.text;
+    for (std::string_view key : keys)
+      for (auto pos = find_text(t, key, 0); pos != std::string_view::npos; pos = find_text(t, key, pos + 1)) {
+        std::size_t after = pos + key.size();
+        if ((pos > 0 && !is_blank(t[pos - 1])) ||
+            (after < t.size() && !is_blank(t[after]) && t[after] != '='))
+          continue;  // part of another word, or a longer key (--x10 for --x1)
+        std::size_t end = t.find_first_of(" \t\n", pos);
+        judge(t.substr(pos, end == std::string_view::npos ? end : end - pos), general);
+      }
+  } else {
+    each_word(base->value.text, [&](std::string_view w) { judge(w, general); });
+  }
+  if (general) return std::nullopt;
+  AppendedOptions out;
+  out.exported = std::any_of(values.begin(), values.end(), [](const Var* v) { return v->exported; });
+  auto add = [&](ShellText w) { out.words.push_back(std::move(w)); };
   static const std::vector<std::vector<const ShellText*>> kAbsent;
   for (std::string_view key : keys) {
     std::string name(key);
@@ -194,6 +201,7 @@ std::optional<Var> merge_appended_options(const std::vector<const Var*>& values,
         for (const ShellText* w : occurrence) add(*w);
       continue;
     }
+    if (already_unknown.count(name)) continue;  // it stays unknown where the value has it
     const ShellText* written = nullptr;
     for (const auto& l : lists)
       if (auto it = l.options.find(name); it != l.options.end() && !written) written = it->second.front().front();
@@ -206,11 +214,35 @@ std::optional<Var> merge_appended_options(const std::vector<const Var*>& values,
     add(std::move(w));
   }
   for (const Var* v : values)
-    for (const auto& r : v->value.via) out.value.add_via(r);
+    for (const auto& r : v->value.via) {
+      bool seen_before = std::any_of(base->value.via.begin(), base->value.via.end(), [&](const RelatedLocation& b) {
+        return b.location.range == r.location.range && b.location.path == r.location.path && b.message == r.message;
+      });
+      if (!seen_before && std::none_of(out.via.begin(), out.via.end(), [&](const RelatedLocation& b) {
+            return b.location.range == r.location.range && b.location.path == r.location.path && b.message == r.message;
+          }))
+        out.via.push_back(r);
+    }
   return out;
 }
 
 }  // namespace
+
+void AppendedOptions::apply_to(Var& v) const {
+  for (const ShellText& w : words) {
+    if (!v.value.empty()) v.value.push(' ', {});
+    v.value.append(w);
+    if (v.is_array) v.elements.push_back(w);
+  }
+  for (const auto& r : via) v.value.add_via(r);
+  v.exported = v.exported || exported;
+}
+
+std::optional<AppendedOptions> appended_options(const std::vector<const Var*>& values, const Var& before,
+                                                const std::string& branches) {
+  const Var* base = nullptr;
+  return appended_options_of(values, &before, branches, base);
+}
 
 std::vector<ShellText> option_words(const Var& v) {
   if (v.is_array) return v.elements;
@@ -249,7 +281,14 @@ std::vector<ShellText> option_words(const Var& v) {
 std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const Var* before,
                                       const std::string& branches) {
   if (values.empty()) return std::nullopt;
-  if (auto appended = merge_appended_options(values, before, branches)) return appended;
+  const Var* base = nullptr;
+  if (auto appended = appended_options_of(values, before, branches, base)) {
+    Var out = *base;
+    out.assigned_at = values.front()->assigned_at;
+    out.assigned_text = values.front()->assigned_text;
+    appended->apply_to(out);
+    return out;
+  }
   bool array = values.front()->is_array;
   std::vector<std::vector<ShellText>> words;
   std::vector<OptionList> lists;

@@ -11,6 +11,18 @@
 
 namespace parlint::shell {
 
+// What branches did to a value when each left it as it was or appended options to it (`A="$A --x"`,
+// `A+=(--x)`): the words to append to the value as it was before them. Applying them costs what the
+// branches added, not the whole value.
+struct AppendedOptions {
+  std::vector<ShellText> words;
+  std::vector<RelatedLocation> via;  // assignments the branches used that the value did not already name
+  bool exported = false;
+  void apply_to(Var& v) const;
+};
+std::optional<AppendedOptions> appended_options(const std::vector<const Var*>& values, const Var& before,
+                                                const std::string& branches);
+
 // The words an unquoted $VAR (or "${ARR[@]}") gives: the elements of an array, the blank-separated
 // fields of a string, each with the origins of its bytes.
 std::vector<ShellText> option_words(const Var& v);

@@ -76,6 +76,27 @@ std::string ShellParser::text_of(TSNode n, const Source& src) const {
   return src.text.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
 }
 
+int ShellParser::references_to(std::string_view text, const std::string& name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  int count = 0;
+  for (auto pos = text.find('$'); pos != std::string_view::npos; pos = text.find('$', pos + 1)) {
+    std::size_t at = pos + 1 + (pos + 1 < text.size() && text[pos + 1] == '{');
+    if (text.substr(at, name.size()) != name) continue;
+    std::size_t end = at + name.size();
+    if (end < text.size() && ident(text[end])) continue;
+    ++count;
+  }
+  return count;
+}
+
+std::optional<std::string> ShellParser::over_value_limit(const Var& v) {
+  if (v.elements.size() > kMaxArrayElements)
+    return "an array of more than " + std::to_string(kMaxArrayElements) + " elements (parlint follows no more)";
+  if (v.value.text.size() > kMaxValueBytes)
+    return "a value longer than " + std::to_string(kMaxValueBytes >> 10) + " KiB (parlint follows no longer ones)";
+  return std::nullopt;
+}
+
 void ShellParser::set_unknown(Env& env, const std::string& name, std::string reason, Location where) {
   Var v;
   v.value.add_unknown(std::move(reason));
@@ -118,9 +139,10 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
       results.push_back(std::move(branch));
     }
   }
-  if (type == "if_statement") results.insert(results.begin(), any_then ? then_env : env);
+  if (type == "if_statement") results.insert(results.begin(), any_then ? std::move(then_env) : Env(env));
   if (!has_default) results.push_back(env);
-  merge_branches(env, results, node_location(n, src));
+  then_env = Env();  // it shares the variables: the merge may change them in place once no branch holds them
+  merge_branches(env, std::move(results), node_location(n, src));
 }
 
 void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth) {
@@ -132,9 +154,18 @@ void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Contex
   }
 }
 
-void ShellParser::merge_branches(Env& env, const std::vector<Env>& results, const Location& where) {
+void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Location& where) {
   std::set<std::string> names;  // only the names some branch set or erased can differ
   for (const auto& r : results) r.changed_since(env, names);
+  // Options appended in branches are added to the value in place once the branches are gone (while they
+  // live, they share it, and changing it would copy the whole value at every if).
+  struct Appended {
+    std::string name;
+    AppendedOptions options;
+    Location assigned_at;
+    std::string assigned_text;
+  };
+  std::vector<Appended> appended;
   for (const auto& name : names) {
     const std::shared_ptr<Var>* first = nullptr;
     bool agree = true, untouched = true;
@@ -155,11 +186,27 @@ void ShellParser::merge_branches(Env& env, const std::vector<Env>& results, cons
     std::string branches = "the branches at line " + std::to_string(where.range.start.line);
     if (agree && first) {
       env.share(name, *first);
-    } else if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches)) {
-      env.set(name, std::move(*merged));
-    } else {
-      set_unknown(env, name, "assigned differently in " + branches, where);
+      continue;
     }
+    std::vector<const Var*> values;
+    for (const auto& r : results) values.push_back(r.find(name));
+    if (before && std::none_of(values.begin(), values.end(), [](const Var* v) { return !v; }))
+      if (auto options = appended_options(values, **before, branches)) {
+        appended.push_back({name, std::move(*options), values.front()->assigned_at, values.front()->assigned_text});
+        continue;
+      }
+    if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches))
+      env.set(name, std::move(*merged));
+    else
+      set_unknown(env, name, "assigned differently in " + branches, where);
+  }
+  results.clear();
+  for (auto& a : appended) {
+    Var& v = env.edit(a.name);
+    a.options.apply_to(v);
+    v.assigned_at = std::move(a.assigned_at);
+    v.assigned_text = std::move(a.assigned_text);
+    if (auto too_large = over_value_limit(v)) set_unknown(env, a.name, *too_large, where);
   }
 }
 
@@ -283,7 +330,10 @@ void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bo
     std::vector<ShellText> added;
     for (TSNode el : NamedChildren(value)) {
       if (node_type(el) == "comment") continue;
-      for (auto& field : expand_fields(el, src, env, ctx)) added.push_back(std::move(field));
+      for (auto& field : expand_fields(el, src, env, ctx)) {
+        budget_.spend(field.text.size());
+        added.push_back(std::move(field));
+      }
     }
     if (append && existing) {
       // ARR+=(...) extends the array: take the old elements and joined value over (cloned only when
@@ -299,30 +349,49 @@ void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bo
       v.elements.push_back(std::move(e));
     }
   } else {
-    if (append && existing) v.value = existing->value;
+    // A="$A ..." and A+="...": the old value is taken over (copied only when another scope still shares
+    // it) rather than expanded into a new one, which made n appends cost n^2. While the rest is expanded
+    // $A gives nothing, so this holds only where the value names A once, at its start (or not at all).
+    std::string_view written = ts_node_is_null(value) ? std::string_view{}
+                                                      : std::string_view(src.text).substr(
+                                                            ts_node_start_byte(value),
+                                                            ts_node_end_byte(value) - ts_node_start_byte(value));
+    int mentions = references_to(written, name);
+    bool self_append = !append && existing && !existing->is_array && mentions == 1 &&
+                       (written.starts_with("\"$" + name) || written.starts_with("\"${" + name + "}")) &&
+                       references_to(written.substr(0, 3 + name.size()), name) == 1;
+    bool take_over = existing && !existing->is_array && (self_append || (append && mentions == 0));
+    if (take_over) {
+      Var& old = env.edit(name);
+      v.value = std::move(old.value);
+      old.value = ShellText{};
+      existing = nullptr;
+    } else if (append && existing) {
+      v.value = existing->value;
+    }
     if (!ts_node_is_null(value)) {
       ShellText t = expand_joined(value, src, env, ctx);
       t.forget_written();
-      v.value.append(t);
-      v.value.via = t.via;
-      if (!t.unknown() && !t.text.empty()) {
+      budget_.spend(t.text.size());
+      if (!t.unknown() && !t.text.empty() && !take_over) {
         out_.literals.push_back({name, t.text, node_location(value, src)});
       }
+      ShellText via_of;  // what the value used: as the whole expansion would have named it
+      if (self_append) via_of.via = std::move(v.value.via);
+      for (const auto& r : t.via) via_of.add_via(r);
+      v.value.append_moved(std::move(t));
+      v.value.via = std::move(via_of.via);
       if (node_type(value) == "arithmetic_expansion") size_expression(name, value, src, env, ctx);
       if (node_type(value) == "command_substitution") expr_size_expression(name, value, src, env);
     }
   }
-  budget_.spend(v.value.text.size());
   if (ctx.in_loop) {
     v.value = ShellText{};
     v.value.add_unknown("assigned in a loop");
     v.elements.clear();
-  } else if (v.value.text.size() > kMaxValueBytes || v.elements.size() > kMaxArrayElements) {
+  } else if (auto too_large = over_value_limit(v)) {
     v.value = ShellText{};
-    v.value.add_unknown(v.elements.size() > kMaxArrayElements
-                            ? "an array of more than " + std::to_string(kMaxArrayElements) + " elements"
-                            : "a value longer than " + std::to_string(kMaxValueBytes >> 20) +
-                                  " MiB once expanded");
+    v.value.add_unknown(*too_large);
     v.elements.clear();
   }
   (void)declared;

@@ -123,6 +123,16 @@ struct ShellText {
     origin.append(other.origin);
     merge_meta(other);
   }
+  // append(), taking over other's storage when this text is still empty (a value expanded into a
+  // string that starts with it).
+  void append_moved(ShellText&& other) {
+    if (text.empty() && unknown_reasons.empty() && via.empty() && !weak && !written_known()) {
+      *this = std::move(other);
+      forget_written();  // as append() leaves it: where this text was written is not other's
+      return;
+    }
+    append(other);
+  }
   void merge_meta(const ShellText& other, bool with_reasons = true) {
     if (with_reasons)
       for (const auto& r : other.unknown_reasons) add_reason(r);
