@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps deps-test deps-bench configure configure-test build build-test run test format install package clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
+.PHONY: all deps deps-test deps-bench build-types configure configure-test build build-test run test format install package clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
 	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge tsan-build test-tsan corpus-triage corpus-fix
 
 all: build
@@ -21,6 +21,17 @@ deps-bench:
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_INSTALL_PREFIX="$(PREFIX)" -DPARLINT_BUILD_TESTS=OFF
 
+# The standard CMake builds a user or packager makes (Release, RelWithDebInfo; GCC and clang), each with
+# warnings as errors, so that no warning reaches a user's build first: CI runs this.
+BUILD_TYPES_DIR ?= build-types
+build-types: deps-test
+	cmake -S . -B $(BUILD_TYPES_DIR)/gcc-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPARLINT_WERROR=ON \
+	  -DPARLINT_INTEGRATION_TESTS=OFF >/dev/null
+	cmake --build $(BUILD_TYPES_DIR)/gcc-release -j $(JOBS)
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_TYPES_DIR)/clang-relwithdebinfo -G Ninja \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARLINT_WERROR=ON -DPARLINT_BUILD_TESTS=OFF >/dev/null
+	cmake --build $(BUILD_TYPES_DIR)/clang-relwithdebinfo --target parlint -j $(JOBS)
+
 configure: deps $(BUILD)/build.ninja
 
 # The parlint binary only: what `make run`, `make install` and `make package` need.
@@ -30,8 +41,10 @@ build: configure
 run: build
 	$(BUILD)/parlint check fixtures/examples || test $$? -eq 1
 
+# The test suite is the developers' and CI's build: warnings are errors there (PARLINT_WERROR), not in
+# the build `make run` makes for a user.
 configure-test: deps-test $(BUILD)/build.ninja
-	cmake -S . -B $(BUILD) -DPARLINT_BUILD_TESTS=ON >/dev/null
+	cmake -S . -B $(BUILD) -DPARLINT_BUILD_TESTS=ON -DPARLINT_WERROR=ON >/dev/null
 
 build-test: configure-test
 	cmake --build $(BUILD) -j $(JOBS)

@@ -1,5 +1,10 @@
 #include "lint/setting_list.h"
 
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <tuple>
+
 namespace parlint {
 
 void SettingList::add(Fact f, Source source) {
@@ -20,6 +25,24 @@ const Fact* SettingList::last(Key key) const {
   for (auto it = facts_.rbegin(); it != facts_.rend(); ++it)
     if (it->key == key) return &*it;
   return nullptr;
+}
+
+void SettingList::drop_overridden() {
+  std::set<std::tuple<Key, int, std::string_view>> later;
+  std::vector<bool> keep(facts_.size());
+  for (std::size_t i = facts_.size(); i-- > 0;)
+    keep[i] = later.insert({facts_[i].key, facts_[i].priority, facts_[i].spelling}).second;
+  if (std::all_of(keep.begin(), keep.end(), [](bool k) { return k; })) return;
+  std::vector<Fact> facts;
+  std::vector<Source> sources;
+  for (std::size_t i = 0; i < facts_.size(); ++i)
+    if (keep[i]) {
+      facts.push_back(std::move(facts_[i]));
+      sources.push_back(sources_[i]);
+    }
+  facts_ = std::move(facts);
+  sources_ = std::move(sources);
+  reindex();
 }
 
 void SettingList::inherit_all() {

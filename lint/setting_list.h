@@ -34,6 +34,10 @@ class SettingList {
 
   // Everything so far becomes inherited: a branch that may run overrides what came before on purpose.
   void inherit_all();
+  // Drops the facts a later one of the same key, priority and spelling overrides: they decide nothing
+  // more (conflicts are already recorded), and a function of n sequential ifs would copy all of them
+  // into each branch. Indices into the list change.
+  void drop_overridden();
   // Removes the facts `drop` selects (the caller's argument replaces a callee's default).
   template <typename Pred>
   void erase_if(Pred drop) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 #include "parsers/tree_sitter_children.h"
 
 namespace parlint::py {
@@ -538,6 +539,19 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
   if (ctx.call_depth >= kMaxCallDepth || graph_.budget.exhausted() ||
       std::find(ctx.call_stack.begin(), ctx.call_stack.end(), qualified) != ctx.call_stack.end())
     return out;
+  // A call without arguments gives the same settings each time (the module scope is fixed once the
+  // module is read): read once. Reading it again at every call made recipes built on recipes that call
+  // their base twice cost 2^depth.
+  bool memoizable = positional.empty() && keywords.empty();
+  if (memoizable) {
+    if (auto it = calls_read_.find(fname); it != calls_read_.end()) {
+      const CallRead& read = it->second;
+      for (const Fact& f : read.facts) table.add(Fact(f), true);
+      if (table.recipe.empty()) table.recipe = read.recipe;
+      graph_.budget.spend(read.facts.size() * kStatementUnits);
+      return read.result;
+    }
+  }
   TSNode fn = functions_.at(fname);
   Scope callee = module_scope_;
   FactTable inner;
@@ -574,9 +588,20 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
   return_value_ = saved;
   auto facts = std::make_shared<std::vector<Fact>>();
   graph_.budget.spend(inner.size() * kStatementUnits);  // inherited settings count against the same budget
-  for (auto f : inner.facts()) {
+  // What the caller inherits is the callee's last setting of each key (per origin): a recipe that calls
+  // its base twice would otherwise pass on every setting twice, doubling them at each level.
+  std::set<std::pair<Key, Origin>> later;
+  std::vector<bool> last(inner.facts().size(), false);
+  for (std::size_t i = inner.facts().size(); i-- > 0;)
+    last[i] = later.insert({inner.facts()[i].key, inner.facts()[i].origin}).second;
+  for (std::size_t i = 0; i < inner.facts().size(); ++i) {
+    if (!last[i]) continue;
+    Fact f = inner.facts()[i];
     if (f.origin == Origin::kRecipeName) continue;
-    f.written_at.push_back({f.location, "set in " + fname + "()"});
+    // The recipes it passed through, the first ones (where it was set) kept: a chain of n recipes would
+    // otherwise give each setting n of them.
+    if (f.written_at.size() < kMaxInheritedVia)
+      f.written_at.push_back({f.location, "set in " + fname + "()"});
     facts->push_back(f);
     table.add(std::move(f), true);  // inherited: the caller's own settings win without conflict
   }
@@ -586,6 +611,7 @@ PyVal PythonParser::invoke(const std::string& fname, const std::vector<Arg>& pos
   out.executor = returned.executor;
   out.object = facts;
   if (returned.value.is_known()) out.value = returned.value;
+  if (memoizable && !graph_.budget.exhausted()) calls_read_[fname] = {*facts, inner.recipe, out};
   return out;
 }
 

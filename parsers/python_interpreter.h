@@ -41,6 +41,7 @@ constexpr std::size_t kMaxSyntaxErrors = 10;
 // What the work budget (lint/work_budget.h) charges for a statement read or a setting inherited from a
 // recipe call: the default budget reads 200,000 of them per file, counting recipe calls followed.
 constexpr std::uint64_t kStatementUnits = 2000;
+constexpr std::size_t kMaxInheritedVia = 16;  // recipe calls a setting's provenance names
 
 // A value as far as it is known statically, with where it was written.
 struct PyVal {
@@ -302,6 +303,13 @@ class PythonParser {
   std::vector<std::pair<std::string, TSNode>> function_order_;  // in definition order
   Scope module_scope_;
   PyVal return_value_;
+  // Calls without arguments already read: the settings they give the caller, and their result.
+  struct CallRead {
+    std::vector<Fact> facts;
+    RecipeCall recipe;
+    PyVal result;
+  };
+  std::map<std::string, CallRead> calls_read_;
   std::string named_model_;  // the last Hugging Face id the file loads (AutoBridge.from_hf_pretrained)
   ImportGraph& graph_;
   int import_depth_ = 0;

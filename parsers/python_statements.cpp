@@ -13,7 +13,12 @@ namespace parlint::py {
 
 void PythonParser::walk_block(TSNode block, Scope& scope, FactTable& table, Context& ctx, int depth,
                               bool module_level) {
-  for (TSNode child : CodeChildren(block)) statement(child, scope, table, ctx, depth + 1, module_level);
+  for (TSNode child : CodeChildren(block)) {
+    statement(child, scope, table, ctx, depth + 1, module_level);
+    // Between the statements of a function's (or the module's) own body nothing holds an index into the
+    // table: what later settings override is dropped there, so branches copy only what still counts.
+    if (depth == 0) table.drop_overridden();
+  }
 }
 
 void PythonParser::statement(TSNode n, Scope& scope, FactTable& table, Context& ctx, int depth,

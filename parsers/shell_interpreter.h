@@ -52,7 +52,7 @@ constexpr std::uint64_t kNodeUnits = 16;
 // A variable's value past these sizes is not followed (A="$A $A" doubles it at each line, as bash would):
 // it becomes unknown, so what it would have set is not checked rather than guessed.
 constexpr std::size_t kMaxValueBytes = 256u << 10;
-constexpr std::size_t kMaxArrayElements = 4096;
+constexpr std::size_t kMaxArrayElements = 1024;
 
 // A text to parse: a whole file, or a string or heredoc whose bytes map back into files.
 struct Source {

@@ -116,7 +116,7 @@ std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var&
 // the whole value into words at every if made a script that appends in n sequential ifs cost n^2.
 std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>& values, const Var* before,
                                                    const std::string& branches, const Var*& base) {
-  constexpr std::size_t kMaxAppendedKeys = 64;  // more: the general merge, which handles any shape
+  constexpr std::size_t kMaxAppendedKeys = 4096;  // more: the general merge, which handles any shape
   base = before;
   if (!base)
     for (const Var* v : values)
@@ -141,9 +141,14 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
   }
   std::vector<std::string_view> keys;  // first-seen order
   std::set<std::string_view> seen;
-  for (const auto& l : lists)
-    for (const auto& k : l.order)
+  std::map<std::string_view, std::size_t> lists_with;  // a key all branches append can agree; others not
+  std::map<std::string_view, std::size_t> first_in;    // the first branch that appends it
+  for (std::size_t i = 0; i < lists.size(); ++i)
+    for (const auto& k : lists[i].order) {
       if (seen.insert(k).second) keys.push_back(k);
+      first_in.emplace(k, i);
+      ++lists_with[k];
+    }
   if (keys.empty() || keys.size() > kMaxAppendedKeys) return std::nullopt;
   // An option the value already has: when each of its words there is `key=<unknown>` (an earlier merge
   // left it so), the branches that disagree on it leave it as it is; otherwise it needs the general merge.
@@ -195,16 +200,15 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
       return it == l.options.end() ? kAbsent : it->second;
     };
     const auto& first = occurrences(lists.front());
-    if (std::all_of(lists.begin(), lists.end(),
-                    [&](const OptionList& l) { return same_occurrences(first, occurrences(l)); })) {
+    if (lists_with[key] == lists.size() && std::all_of(lists.begin(), lists.end(), [&](const OptionList& l) {
+          return same_occurrences(first, occurrences(l));
+        })) {
       for (const auto& occurrence : first)
         for (const ShellText* w : occurrence) add(*w);
       continue;
     }
     if (already_unknown.count(name)) continue;  // it stays unknown where the value has it
-    const ShellText* written = nullptr;
-    for (const auto& l : lists)
-      if (auto it = l.options.find(name); it != l.options.end() && !written) written = it->second.front().front();
+    const ShellText* written = lists[first_in[key]].options.at(name).front().front();
     ShellText w;
     for (std::size_t i = 0; i < key.size(); ++i) w.push(key[i], written->origin.at(i));
     w.written_first = written->written_first;
@@ -215,11 +219,14 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
   }
   for (const Var* v : values)
     for (const auto& r : v->value.via) {
-      bool seen_before = std::any_of(base->value.via.begin(), base->value.via.end(), [&](const RelatedLocation& b) {
-        return b.location.range == r.location.range && b.location.path == r.location.path && b.message == r.message;
-      });
+      bool seen_before =
+          std::any_of(base->value.via.begin(), base->value.via.end(), [&](const RelatedLocation& b) {
+            return b.location.range == r.location.range && b.location.path == r.location.path &&
+                   b.message == r.message;
+          });
       if (!seen_before && std::none_of(out.via.begin(), out.via.end(), [&](const RelatedLocation& b) {
-            return b.location.range == r.location.range && b.location.path == r.location.path && b.message == r.message;
+            return b.location.range == r.location.range && b.location.path == r.location.path &&
+                   b.message == r.message;
           }))
         out.via.push_back(r);
     }
@@ -307,17 +314,23 @@ std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, con
 
   std::vector<std::string> keys;  // every branch's options, in first-seen order
   std::set<std::string_view> seen;
-  for (const auto& l : lists)
-    for (const auto& k : l.order)
+  std::map<std::string_view, std::size_t> lists_with;  // only a key every branch has can agree
+  std::map<std::string_view, std::size_t> first_in;    // the first branch that sets it
+  for (std::size_t i = 0; i < lists.size(); ++i)
+    for (const auto& k : lists[i].order) {
       if (seen.insert(k).second) keys.push_back(k);
+      first_in.emplace(k, i);
+      ++lists_with[k];
+    }
 
   std::vector<ShellText> merged;
   for (const ShellText* w : lists.front().head) merged.push_back(*w);
   static const std::vector<std::vector<const ShellText*>> kAbsent;
   for (const auto& key : keys) {
     const std::vector<std::vector<const ShellText*>>* first = nullptr;
-    bool agree = true;
-    for (const auto& l : lists) {
+    bool agree = lists_with[key] == lists.size();
+    for (std::size_t k = 0; k < lists.size() && agree; ++k) {
+      const auto& l = lists[k];
       auto it = l.options.find(key);
       const auto& here = it == l.options.end() ? kAbsent : it->second;
       if (!first)
@@ -331,12 +344,7 @@ std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, con
       continue;
     }
     // Written as the first branch that sets it wrote its name; the value is what is unknown.
-    const ShellText* written = nullptr;
-    for (const auto& l : lists)
-      if (auto it = l.options.find(key); it != l.options.end()) {
-        written = it->second.front().front();
-        break;
-      }
+    const ShellText* written = lists[first_in[key]].options.at(key).front().front();
     ShellText w;
     for (std::size_t i = 0; i < key.size(); ++i) w.push(key[i], written->origin.at(i));
     w.written_first = written->written_first;

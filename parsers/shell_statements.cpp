@@ -91,9 +91,11 @@ int ShellParser::references_to(std::string_view text, const std::string& name) {
 
 std::optional<std::string> ShellParser::over_value_limit(const Var& v) {
   if (v.elements.size() > kMaxArrayElements)
-    return "an array of more than " + std::to_string(kMaxArrayElements) + " elements (parlint follows no more)";
+    return "an array of more than " + std::to_string(kMaxArrayElements) +
+           " elements (parlint follows no more)";
   if (v.value.text.size() > kMaxValueBytes)
-    return "a value longer than " + std::to_string(kMaxValueBytes >> 10) + " KiB (parlint follows no longer ones)";
+    return "a value longer than " + std::to_string(kMaxValueBytes >> 10) +
+           " KiB (parlint follows no longer ones)";
   return std::nullopt;
 }
 
@@ -192,7 +194,8 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
     for (const auto& r : results) values.push_back(r.find(name));
     if (before && std::none_of(values.begin(), values.end(), [](const Var* v) { return !v; }))
       if (auto options = appended_options(values, **before, branches)) {
-        appended.push_back({name, std::move(*options), values.front()->assigned_at, values.front()->assigned_text});
+        appended.push_back(
+            {name, std::move(*options), values.front()->assigned_at, values.front()->assigned_text});
         continue;
       }
     if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches))
@@ -352,10 +355,11 @@ void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bo
     // A="$A ..." and A+="...": the old value is taken over (copied only when another scope still shares
     // it) rather than expanded into a new one, which made n appends cost n^2. While the rest is expanded
     // $A gives nothing, so this holds only where the value names A once, at its start (or not at all).
-    std::string_view written = ts_node_is_null(value) ? std::string_view{}
-                                                      : std::string_view(src.text).substr(
-                                                            ts_node_start_byte(value),
-                                                            ts_node_end_byte(value) - ts_node_start_byte(value));
+    std::string_view written =
+        ts_node_is_null(value)
+            ? std::string_view{}
+            : std::string_view(src.text).substr(ts_node_start_byte(value),
+                                                ts_node_end_byte(value) - ts_node_start_byte(value));
     int mentions = references_to(written, name);
     bool self_append = !append && existing && !existing->is_array && mentions == 1 &&
                        (written.starts_with("\"$" + name) || written.starts_with("\"${" + name + "}")) &&

@@ -16,6 +16,12 @@ Reports lines that the file's own language accepts but that parlint's grammar (t
 not read, and template files (Jinja `{{ ... }}`, `{% ... %}`) whose placeholders are filled in before the
 shell sees them. Settings written on those lines are not checked; every fact outside them still is.
 
+It also reports where parlint stopped reading a file that was over its per-file budget (10 s and 400
+million units of work in `check` and `plan`, 2 s in the language server; `PARLINT_FILE_BUDGET` changes
+them): the lines from there on are not checked, the lines before are, and every other file is linted as
+usual. And a YAML document whose aliases expand to more than 200,000 nodes (an alias bomb), which its own
+loader accepts but parlint does not expand.
+
 ## Why
 A syntax error (PL900) is reported only where the file's own language refuses it: parlint checks a
 shell file against bash's own rules (unclosed quotes, expansions and compound commands, a closing
@@ -43,7 +49,7 @@ torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2
 or suppress the note with `# parlint: ignore[PL903]`.
 
 ## Framework behaviour
-bash runs the file as written.
+bash runs the file as written (Python and YAML loaders too: nothing here is the file's error).
 
 ## References
 - tree-sitter-bash 0.25.1 (the grammar parlint reads shell with, pinned in deps.lock),

@@ -31,6 +31,9 @@ seed shell "${shell[@]}" "$root"/tests/fuzz/regressions/shell/*
 seed args "${shell[@]}"
 seed suppressions "${yaml[@]}" "${shell[@]}"
 seed config "$root"/tests/fuzz/seeds/config/*
+# The shapes in which alternatives multiply (tests/scaling_shapes.py), small: inputs whose cost once grew
+# exponentially, for the fuzzer to mutate.
+python3 "$root/tests/scaling_shapes.py" --seeds "$corpus" 12
 mkdir -p "$corpus/lsp"
 python3 "$root/tests/fuzz/lsp_seeds.py" "$corpus/lsp" "${yaml[0]}" "${shell[0]}"
 

@@ -16,7 +16,8 @@ test=(libgtest-dev libgmock-dev libbenchmark-dev git clang-format
       python3-jsonschema  # validates --format gitlab against GitLab's Code Quality schema
       python3-venv zsh lintian curl  # packages: the wheel's venv, zsh completion, the .deb, the action's download
       clang libclang-rt-14-dev  # sanitizer and libFuzzer build (make test-sanitize, make fuzz-smoke)
-      strace)  # the no-exec, no-network test watches system calls
+      strace  # the no-exec, no-network test watches system calls
+      time)  # GNU time: the scaling test's peak memory of each run (a child of Python inherits its size)
 bench=(libbenchmark-dev shellcheck yamllint time valgrind)  # compared against and measured with
 
 group=build

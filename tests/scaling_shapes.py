@@ -118,19 +118,36 @@ def megatron_flags(n):
 SHAPES = {
     "sequential_ifs": (sequential_ifs, 1500),
     "sequential_ifs_array": (sequential_ifs_array, 1000),
-    "nested_ifs": (nested_ifs, 1000),
+    "nested_ifs": (nested_ifs, 600),
     "case_arms": (case_arms, 1500),
     "loops_building_arrays": (loops_building_arrays, 1500),
     "doubling_value": (doubling_value, 200),
     "many_launches": (many_launches, 400),
     "sourced_files": (sourced_files, 200),
-    "bash_c_strings": (bash_c_strings, 600),
-    "python_if_elif": (python_if_elif, 600),
-    "python_sequential_ifs": (python_sequential_ifs, 600),
-    "python_call_chain": (python_call_chain, 200),
+    "bash_c_strings": (bash_c_strings, 1500),
+    "python_if_elif": (python_if_elif, 1500),
+    "python_sequential_ifs": (python_sequential_ifs, 1000),
+    "python_call_chain": (python_call_chain, 800),
     "yaml_anchor_chain": (yaml_anchor_chain, 300),
     "yaml_many_keys": (yaml_many_keys, 20000),
-    "yaml_flag_sections": (yaml_flag_sections, 300),
-    "hydra_overrides": (hydra_overrides, 3000),
-    "megatron_flags": (megatron_flags, 3000),
+    "yaml_flag_sections": (yaml_flag_sections, 1000),
+    "hydra_overrides": (hydra_overrides, 8000),
+    "megatron_flags": (megatron_flags, 8000),
 }
+
+
+if __name__ == "__main__":
+    # scaling_shapes.py --seeds DIR N: the linted file of every shape at size N, as DIR/<kind>/<shape>,
+    # for the fuzz targets' seed corpora (scripts/fuzz.sh).
+    import os
+    import sys
+
+    if len(sys.argv) != 4 or sys.argv[1] != "--seeds":
+        sys.exit("usage: scaling_shapes.py --seeds DIR N")
+    kinds = {".sh": "shell", ".py": "python", ".yaml": "yaml"}
+    for shape, (generate, _) in SHAPES.items():
+        name, text = next(iter(generate(int(sys.argv[3])).items()))
+        folder = os.path.join(sys.argv[2], kinds[os.path.splitext(name)[1]])
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "seed-shape-" + shape), "w") as f:
+            f.write(text)

@@ -189,6 +189,41 @@ class Nesting(Case):
         self.assertLess(p.seconds, 20)
 
 
+class Budget(Case):
+    """A file over the per-file budget (lint/work_budget.h) is reported with PL903 where reading stopped,
+    the lines before it are still linted, every other file is linted as usual, and the exit code is a
+    finding's, never an internal error's."""
+
+    def test_file_over_budget_is_unread_and_the_others_are_linted(self):
+        lines = ["#!/bin/bash", "TP=1", "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size $TP "
+                 "--sequence-parallel"]
+        lines += [f'if [ "$X{i}" ]; then A="$A --x{i}"; fi' for i in range(3000)]
+        lines.append("torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 16")
+        self.write("big.sh", "\n".join(lines) + "\n")
+        self.write("big.py", "def recipe():\n" + "".join(f"    x{i} = {i}\n" for i in range(5000))
+                   + "    cfg.model.tensor_model_parallel_size = 2\n")
+        self.write("big.yaml", "".join("---\nmodel:\n" + "".join(f"  k{j}: {j}\n" for j in range(50)) for i in range(200)))
+        p, doc, found = self.check_json("big.sh", "big.py", "big.yaml", env={"PARLINT_FILE_BUDGET": "60000,200000"})
+        self.assertEqual(p.returncode, 1, p.stderr)
+        notes = {d["path"]: d for d in doc["diagnostics"] if d["code"] == "PL903" and "budget" in d["message"]}
+        self.assertEqual(set(notes), {"big.sh", "big.py", "big.yaml"}, doc["diagnostics"])
+        self.assertTrue(all(d["severity"] == "info" for d in notes.values()))
+        # The first launch was read before the budget ran out (PL201 on its --sequence-parallel); the
+        # last one, after it, was not (no PL101 for TP=16).
+        self.assertIn(("big.sh", "PL201"), found)
+        self.assertNotIn(("big.sh", "PL101"), found)
+        self.assertGreater(notes["big.sh"]["range"]["start"]["line"], 3)
+        # A Python job read only in part is left out rather than judged on what it did not reach.
+        self.assertEqual(notes["big.py"]["range"]["start"]["line"], 1)
+
+    def test_time_budget(self):
+        self.write("slow.sh", "#!/bin/bash\n" + "".join(f"A{i}=$((1 + {i}))\n" for i in range(200_000)))
+        p, doc, found = self.check_json("slow.sh", env={"PARLINT_FILE_BUDGET": "1"}, timeout=120)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        notes = [d for d in doc["diagnostics"] if d["code"] == "PL903" and "longer than" in d["message"]]
+        self.assertEqual(len(notes), 1, doc["diagnostics"])
+
+
 class Cycles(Case):
     def test_cyclic_source_interpolation_and_config_references(self):
         self.write("a.sh", "source ./b.sh\nTP=2\n")

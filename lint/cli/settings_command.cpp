@@ -171,15 +171,17 @@ std::string settings_text(const json& s) {
     std::string matches = p["matches"].is_null()     ? ""
                           : p["matches"].get<bool>() ? " (matches this file)"
                                                      : " (does not match this file)";
+    // fmt rather than `"..." + std::string`: GCC 12 reports a false -Wrestrict on that at -O3.
     line(first ? "per-file-ignores" : "",
-         "\"" + p["pattern"].get<std::string>() + "\": " + join(p["rules"]) + matches);
+         fmt::format("\"{}\": {}{}", p["pattern"].get<std::string>(), join(p["rules"]), matches));
     first = false;
   }
   std::string overrides;
   for (const auto& r : s["rules"]) {
-    if (r["from"] == kConfiguration)
-      overrides += (overrides.empty() ? "" : ", ") + r["code"].get<std::string>() + ": " +
-                   r["severity"].get<std::string>();
+    if (r["from"] == kConfiguration) {
+      if (!overrides.empty()) overrides += ", ";
+      overrides += fmt::format("{}: {}", r["code"].get<std::string>(), r["severity"].get<std::string>());
+    }
   }
   // The codes wrapped under their label, ten to a line.
   std::string codes;
@@ -189,7 +191,8 @@ std::string settings_text(const json& s) {
       codes += "\n" + std::string(25, ' ');
       on_line = 0;
     }
-    codes += (on_line++ ? " " : "") + r["code"].get<std::string>();
+    if (on_line++) codes += ' ';
+    codes += r["code"].get<std::string>();
   }
   line("rules enabled", fmt::format("{} of {}: {}", s["rules"].size(), s["rule_count"].get<int>(), codes));
   line("severity", overrides.empty() ? std::string("each rule's default (parlint rules)")

@@ -156,9 +156,11 @@ class FrameParser:
 
 
 class Client:
-    def __init__(self, label, debounce_ms=None, dynamic_watch=False, trace=False):
+    def __init__(self, label, debounce_ms=None, dynamic_watch=False, trace=False, env_extra=None):
         self.label = label
         env = dict(os.environ, PARLINT_LSP_TRACE="1") if trace else None  # stderr from both threads
+        if env_extra:
+            env = dict(env or os.environ, **env_extra)
         self.proc = subprocess.Popen(
             [PARLINT, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
             env=env,
@@ -517,6 +519,33 @@ def session(label, rng, debounce_ms, pause, changes_per_doc, dynamic_watch=False
         shutil.rmtree(workspace, ignore_errors=True)
 
 
+def budget_session():
+    """A document over the per-file budget gets PL903 and does not hold up the others: the one worker
+    gives it the budget's time (here 300 ms), then lints the next document."""
+    workspace = tempfile.mkdtemp()
+    client = Client("budget", debounce_ms=0, env_extra={"PARLINT_FILE_BUDGET": "300"})
+    try:
+        heavy_text = "#!/bin/bash\n" + "".join(f"A{i}=$((1 + {i}))\n" for i in range(300_000))
+        heavy = Document(client, os.path.join(workspace, "heavy.sh"), "shellscript", heavy_text)
+        small = Document(client, os.path.join(workspace, "small.yaml"), "yaml", TP16_YAML)
+
+        def codes(doc):
+            with client.cond:
+                last = client.published.get(doc.uri, [])
+                return {d["code"] for d in last[-1]["diagnostics"]} if last else None
+
+        client.wait(lambda: codes(small) is not None and "PL101" in codes(small), "the small document's PL101")
+        client.wait(lambda: codes(heavy) is not None, "the heavy document's diagnostics")
+        with client.cond:
+            notes = [d for d in client.published[heavy.uri][-1]["diagnostics"] if d["code"] == "PL903"]
+        if not notes or "300 ms" not in notes[0]["message"]:
+            raise Failure(f"budget: no PL903 for the time budget on the heavy document: {notes}")
+        client.finish()
+    finally:
+        client.kill()
+        shutil.rmtree(workspace, ignore_errors=True)
+
+
 def main():
     if not os.access(PARLINT, os.X_OK):
         print(f"stress_test: no parlint binary at {PARLINT} (set PARLINT)", file=sys.stderr)
@@ -533,6 +562,7 @@ def main():
                     trace=True)
             session(f"round {r + 1} paced, server debounce 5, initialize again", rng, 5, 0.002, 40,
                     reinitialize=True)
+        budget_session()
     except Failure as e:
         print(f"FAIL: {e}", file=sys.stderr)
         return 1

@@ -1,0 +1,107 @@
+"""Cost grows at most linearly with the input, whatever its shape (issue 33). Each shape of
+scaling_shapes.py in which alternatives can multiply is linted at n and at 2n in the same run; the CPU
+time and the peak memory above an empty file's must grow by at most THRESHOLD times (2 for linear; a
+quadratic cost gives 4, the exponential one of sequential ifs gave 5-6 per added block). Each measure is
+the least of a few runs, so a loaded machine does not fail the test; absolute times are never asserted.
+A shell branch that changes a value copies it once (so does bash): the shell shapes measure about 2.5-2.8
+in instructions at these sizes, a cost each value's 256 KiB limit bounds.
+The same inputs must also lint without an internal error, a timeout or a PL903 for the budget."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scaling_shapes import SHAPES  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PARLINT = os.path.abspath(os.environ.get("PARLINT", os.path.join(ROOT, "build", "parlint")))
+TIME_THRESHOLD = 3.0
+MEMORY_THRESHOLD = 2.5
+RUNS = 5
+TIMEOUT_SECONDS = 60
+TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"  # GNU time (the shell's keyword is not it)
+
+
+def write(files):
+    d = tempfile.mkdtemp()
+    for name, text in files.items():
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    return d
+
+
+def measure(folder, first, runs=RUNS, output=None):
+    """The least CPU seconds and peak resident MiB of `parlint check` over `runs` runs. GNU time measures
+    them: a process started by Python starts with Python's own size as its peak."""
+    best_time, best_memory = float("inf"), float("inf")
+    env = dict(os.environ)
+    env.pop("PARLINT_FILE_BUDGET", None)
+    for _ in range(runs):
+        report = os.path.join(folder, "time.txt")
+        # ulimit -t: a runaway shape fails instead of hanging.
+        out_path = os.path.join(folder, "out.json")
+        with open(out_path, "w") as out:
+            p = subprocess.Popen(["sh", "-c", f"ulimit -t {TIMEOUT_SECONDS}; exec \"$@\"", "sh", TIME, "-f", "%M",
+                                  "-o", report, PARLINT, "check", "--format", "json", "--fail-on", "never", first],
+                                 cwd=folder, env=env, stdout=out, stderr=subprocess.DEVNULL)
+            # CPU time from the kernel (GNU time's is in hundredths): of the child and what it waited for.
+            _, status, usage = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            raise AssertionError(f"parlint exited with {p.returncode} on {first} in {folder}")
+        with open(report) as f:
+            kib = f.read().split()[-1]
+        best_time = min(best_time, usage.ru_utime + usage.ru_stime)
+        best_memory = min(best_memory, int(kib) / 1024)
+        if output is not None:
+            with open(out_path) as f:
+                output.append(json.load(f))
+    return best_time, best_memory
+
+
+class Scaling(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        empty = write({"empty.sh": "#!/bin/bash\n"})
+        cls.base_time, cls.base_memory = measure(empty, "empty.sh", runs=5)
+        shutil.rmtree(empty, ignore_errors=True)
+
+    def check_shape(self, name):
+        generate, n = SHAPES[name]
+        results = []
+        for size in (n, 2 * n):
+            files = generate(size)
+            folder = write(files)
+            try:
+                outputs = []
+                results.append(measure(folder, next(iter(files)), output=outputs))
+                for doc in outputs[:1]:
+                    budget = [d for d in doc["diagnostics"] if d["code"] == "PL903" and "budget" in d["message"]]
+                    self.assertEqual(budget, [], f"{name} at n={size} ran out of the per-file budget")
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+        (t1, m1), (t2, m2) = results
+        # What the input costs above starting the program (floored, so a tiny cost cannot divide by ~0).
+        floor_time, floor_memory = 0.005, 4.0
+        time_ratio = max(t2 - self.base_time, floor_time) / max(t1 - self.base_time, floor_time)
+        memory_ratio = max(m2 - self.base_memory, floor_memory) / max(m1 - self.base_memory, floor_memory)
+        report = (f"{name}: n={n} {t1 * 1000:.0f} ms {m1:.1f} MiB, 2n {t2 * 1000:.0f} ms {m2:.1f} MiB "
+                  f"(start-up {self.base_time * 1000:.0f} ms {self.base_memory:.1f} MiB)")
+        print(report, file=sys.stderr)
+        self.assertLessEqual(time_ratio, TIME_THRESHOLD, "time grows faster than linearly: " + report)
+        self.assertLessEqual(memory_ratio, MEMORY_THRESHOLD, "memory grows faster than linearly: " + report)
+
+
+def add_case(name):
+    setattr(Scaling, f"test_{name}", lambda self: self.check_shape(name))
+
+
+for shape in SHAPES:
+    add_case(shape)
+
+if __name__ == "__main__":
+    unittest.main()
