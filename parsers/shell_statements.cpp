@@ -3,6 +3,7 @@
 #include "parsers/shell_interpreter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "parsers/sbatch_submissions.h"
