@@ -81,6 +81,19 @@ void ShellParser::literal_word(const Source& src, std::uint32_t b, std::uint32_t
   }
 }
 
+// tree-sitter-bash starts an `expansion` inside a string at the blank before it ("$X ${B[*]}" gives
+// " ${B[*]}"), and the blank was lost between the two values: the text before the `$` is the string's own.
+std::uint32_t ShellParser::expansion_start(TSNode c, const Source& src) {
+  std::uint32_t b = ts_node_start_byte(c), e = ts_node_end_byte(c);
+  std::string_view type = node_type(c);
+  if (type != "expansion" && type != "simple_expansion" && type != "command_substitution" &&
+      type != "arithmetic_expansion")
+    return b;
+  std::uint32_t at = b;
+  while (at < e && (src.text[at] == ' ' || src.text[at] == '\t' || src.text[at] == '\n')) ++at;
+  return at < e && (src.text[at] == '$' || src.text[at] == '`') ? at : b;
+}
+
 void ShellParser::double_quoted(const Source& src, std::uint32_t b, std::uint32_t e, ShellText& t) {
   for (std::uint32_t i = b; i < e; ++i) {
     char c = src.text[i];
@@ -143,7 +156,7 @@ void ShellParser::expand_into(TSNode n, const Source& src, Env& env, Context& ct
     for (TSNode c : NamedChildren(n)) {
       std::string_view ct = node_type(c);
       if (ct == "string_content") continue;  // covered by the gaps below
-      double_quoted(src, pos, ts_node_start_byte(c), t);
+      double_quoted(src, pos, expansion_start(c, src), t);
       const Var* array = ct == "expansion" && is_all_elements(c, src) ? lookup_var(c, src, env) : nullptr;
       if (array && !array->is_array) array = nullptr;  // "${S[@]}" of a string is the string
       if (array && !joined && all_elements_index(c, src) == '@') {

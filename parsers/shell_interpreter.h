@@ -285,6 +285,9 @@ class ShellParser {
 
   void double_quoted(const Source& src, std::uint32_t b, std::uint32_t e, ShellText& t);
 
+  // Where an expansion inside a string or here-document really starts (after blanks the grammar gives it).
+  static std::uint32_t expansion_start(TSNode c, const Source& src);
+
   // Bounds recursion through nested expansions (${A:-${B:-...}}) so hostile input cannot exhaust the stack.
   struct DepthGuard {
     int& depth;

@@ -290,7 +290,7 @@ ShellText ShellParser::heredoc_text(TSNode redirect, const Source& src, Env& env
   };
   if (!quoted) {
     for (TSNode c : NamedChildren(body)) {
-      literal(pos, ts_node_start_byte(c));
+      literal(pos, expansion_start(c, src));
       t.append(expand_joined(c, src, env, ctx));
       pos = ts_node_end_byte(c);
     }
