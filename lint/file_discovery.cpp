@@ -105,6 +105,11 @@ Expected<std::string, std::string> read_input(const std::string& path, std::size
 
 }  // namespace
 
+std::string shown_path(const std::string& path) {
+  std::string normal = fs::path(path).lexically_normal().generic_string();
+  return normal.empty() ? path : normal;
+}
+
 std::vector<Input> collect_inputs(const std::vector<std::string>& paths, const EngineOptions& options,
                                   ConfigResolver& configs, std::vector<InputError>& errors) {
   std::vector<Input> out;
@@ -129,6 +134,10 @@ std::vector<Input> collect_inputs(const std::vector<std::string>& paths, const E
     if (options.force_exclude && excluded(fs::path(p).generic_string(), options, &configs)) continue;
     out.push_back({p});
   }
+  // One spelling of each path in a run, as ruff prints them: `./src/a.sh` and `src/./a.sh` are `src/a.sh`,
+  // like the paths of the files they refer to (which cross-file resolution builds lexically normal).
+  for (Input& in : out)
+    if (!in.from_stdin) in.path = shown_path(in.path);
   // Resolve every file's configuration here, before the worker threads start.
   for (Input& in : out) in.config = configs.for_file(in.from_stdin ? "./" + in.path : in.path);
   for (const auto& e : configs.errors())

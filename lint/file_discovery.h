@@ -17,6 +17,9 @@ struct Input {
   const Config* config = nullptr;  // the configuration that applies to this file
 };
 
+// How a run prints a path: lexically normal, relative paths without `./` (`./src/./a.sh` -> `src/a.sh`).
+std::string shown_path(const std::string& path);
+
 // The files to lint, in a stable order; what cannot be listed or found goes to `errors`.
 std::vector<Input> collect_inputs(const std::vector<std::string>& paths, const EngineOptions& options,
                                   ConfigResolver& configs, std::vector<InputError>& errors);

@@ -37,6 +37,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       under_slurm_(raw.under_slurm),
       under_srun_(raw.under_srun),
       gpu_entry_point_(raw.gpu_entry_point),
+      whole_nodes_(raw.whole_nodes),
       unrecognized_(raw.unrecognized),
       entry_script_(raw.entry_script),
       notes_(raw.notes),

@@ -98,6 +98,8 @@ class Job {
   bool under_slurm() const { return under_slurm_; }
   bool under_srun() const { return under_srun_; }
   bool gpu_entry_point() const { return gpu_entry_point_; }
+  // Where the allocation asks for whole nodes (SLURM --exclusive), if it does.
+  const std::optional<Location>& whole_nodes() const { return whole_nodes_; }
   const std::vector<UnrecognizedSetting>& unrecognized() const { return unrecognized_; }
   // The Python file a launch runs, as written ("pretrain_gpt.py"); empty for config objects.
   const std::string& entry_script() const { return entry_script_; }
@@ -132,6 +134,7 @@ class Job {
   std::vector<Conflict> conflicts_;
   LaunchKind launch_ = LaunchKind::kNone;
   bool under_slurm_ = false, under_srun_ = false, gpu_entry_point_ = false;
+  std::optional<Location> whole_nodes_;
   std::vector<UnrecognizedSetting> unrecognized_;
   std::string entry_script_;
   std::vector<std::string> notes_;

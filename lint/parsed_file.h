@@ -71,6 +71,7 @@ struct RawJob {
   bool under_slurm = false;                       // inside an sbatch script or started by srun
   bool under_srun = false;                        // started by srun (one copy per task)
   bool gpu_entry_point = false;                   // a training entry point (GPU work), not a CPU helper
+  std::optional<Location> whole_nodes;            // the allocation asks for whole nodes (--exclusive) here
   bool settings_from_checkpoint = false;          // restores a checkpoint that supplies what is left out
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
   std::string entry_script;           // the Python file a launch runs, as written ("train.py"), if any

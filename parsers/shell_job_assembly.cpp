@@ -171,6 +171,7 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
 
   Allocation a = ctx.under_srun ? ctx.step : ctx.groups[0];
   derive_gpus_per_node(a);
+  job.whole_nodes = a.exclusive ? a.exclusive : ctx.groups[0].exclusive;
   // srun --ntasks counts the ranks only when srun starts them; under torchrun it counts the agents.
   if (l.kind == LaunchKind::kTorchrun) a.ntasks.reset();
   if (!ray_driver) {

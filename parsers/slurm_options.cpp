@@ -134,6 +134,12 @@ std::size_t parse_slurm_options(std::span<const Word> words, Allocation& alloc, 
         }
       }
     }
+    // --exclusive alone asks for whole nodes (=user and =mcs share them with other jobs).
+    if (name == "--exclusive" && (!has_value || value.empty())) {
+      alloc.exclusive = w.location;
+      alloc.any = true;
+      continue;
+    }
     if (!has_value) continue;
     alloc.any = true;
     auto fact = [&](Key key, Value v) {

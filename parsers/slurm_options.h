@@ -15,7 +15,8 @@ namespace parlint {
 // The resources one allocation (or one het-job group, or one srun step) provides.
 struct Allocation {
   std::optional<Fact> nodes, gpus_per_node, ntasks_per_node, ntasks, gpus_total;
-  bool any = false;  // some SLURM option was seen
+  std::optional<Location> exclusive;  // --exclusive (whole nodes), where it was written
+  bool any = false;                   // some SLURM option was seen
 };
 
 // Reads options from `words` into `alloc`. With `stop_at_command` (srun, salloc, sbatch command lines)

@@ -20,6 +20,10 @@ Reports a training launch inside a SLURM job (an sbatch script, or a command sta
 when neither the directives nor srun request GPUs: no `--gpus-per-node`, `--gres=gpu:N`, `--gpus`
 or `-G`.
 
+With `#SBATCH --exclusive` (whole nodes) it is an info: on most GPU partitions a whole node comes
+with its GPUs, so the job runs; naming them still documents the requirement and lets parlint check GPUs
+per node.
+
 ## Why
 Many clusters give a job no GPUs unless it asks (`CUDA_VISIBLE_DEVICES` is empty, cgroups hide the
 devices), so the job waits in the queue and then fails at `torch.cuda.set_device`. Where a
@@ -61,9 +65,20 @@ class MissingGpuRequest final : public Rule {
     if (!job.under_slurm() || !job.gpu_entry_point() || job.is_written(Key::kGpusPerNode)) return;
     Finding f;
     f.location = {job.path(), job.range()};
-    f.message =
-        "this training launch runs under SLURM but the job requests no GPUs (no --gpus-per-node, "
-        "--gres=gpu:N, --gpus or -G): where GPUs are not given by default it starts without any";
+    if (const auto& whole = job.whole_nodes()) {
+      // Whole nodes of a GPU partition come with their GPUs on most clusters; where GPUs are a
+      // consumable resource that must be named, they do not. Advice, not an error.
+      f.severity = Severity::kInfo;
+      f.message =
+          "this training launch asks for whole nodes (--exclusive) but names no GPUs (no --gpus-per-node, "
+          "--gres=gpu:N, --gpus or -G): it gets the nodes' GPUs where the partition hands them out with the "
+          "node, and none where GPUs must be requested as a resource";
+      f.related.push_back({*whole, "whole nodes requested here"});
+    } else {
+      f.message =
+          "this training launch runs under SLURM but the job requests no GPUs (no --gpus-per-node, "
+          "--gres=gpu:N, --gpus or -G): where GPUs are not given by default it starts without any";
+    }
     f.help = "add #SBATCH --gpus-per-node=8 (or the count your nodes have)";
     out.push_back(std::move(f));
   }

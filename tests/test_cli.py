@@ -263,7 +263,18 @@ class FileSelection(TempDir):
         self.write(".git/config.yaml", TP16)
         doc = json.loads(run("check", "--format", "json", ".", cwd=self.dir).stdout)
         self.assertEqual(doc["files_checked"], 3)
-        self.assertEqual({d["path"] for d in doc["diagnostics"]}, {"./conf/a.yaml"})
+        self.assertEqual({d["path"] for d in doc["diagnostics"]}, {"conf/a.yaml"})
+
+    def test_one_spelling_of_each_path(self):
+        # `./x`, `x/./y` and the paths of the files a launch refers to print alike, as ruff prints them.
+        self.write("sub/env.sh", "TP=16\n")
+        self.write("sub/run.sh", "#!/bin/bash\n#SBATCH --gpus-per-node=8\nsource ./env.sh\n"
+                                 "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size $TP\n")
+        for given in (".", "./sub", "sub/.", "./sub/../sub/run.sh"):
+            doc = json.loads(run("check", "--format", "json", given, cwd=self.dir).stdout)
+            paths = {d["path"] for d in doc["diagnostics"]}
+            paths |= {r["path"] for d in doc["diagnostics"] for r in d["related"]}
+            self.assertEqual(paths, {"sub/run.sh", "sub/env.sh"}, given)
 
     def test_gitignore_inside_a_checkout(self):
         subprocess.run(["git", "init", "-q", self.dir], check=True)
@@ -276,7 +287,7 @@ class FileSelection(TempDir):
         self.write("sub/.gitignore", "local.yaml\n")
         self.write("sub/local.yaml", TP16)
         doc = json.loads(run("check", "--format", "json", ".", cwd=self.dir).stdout)
-        self.assertEqual(sorted({d["path"] for d in doc["diagnostics"]}), ["./keep.tmp.yaml", "./sub/top.yaml"])
+        self.assertEqual(sorted({d["path"] for d in doc["diagnostics"]}), ["keep.tmp.yaml", "sub/top.yaml"])
 
     def test_exclude_and_force_exclude(self):
         self.write("third_party/x.yaml", TP16)
@@ -757,7 +768,7 @@ class Configuration(TempDir):
         r = run("check", "--format", "json", ".", cwd=self.dir)
         doc = json.loads(r.stdout)
         self.assertEqual(doc["files_checked"], 2)
-        self.assertEqual({(d["path"], d["code"]) for d in doc["diagnostics"]}, {("./conf/main.yaml", "PL401")})
+        self.assertEqual({(d["path"], d["code"]) for d in doc["diagnostics"]}, {("conf/main.yaml", "PL401")})
 
     def test_errors_name_file_and_line(self):
         self.write("ok.yaml", CLEAN)
