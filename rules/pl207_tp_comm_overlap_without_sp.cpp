@@ -52,8 +52,8 @@ or drop `--tp-comm-overlap` (and `--sequence-parallel`) and keep TP = 1.
 | framework | what happens | severity |
 |---|---|---|
 | Megatron-LM | asserts when the arguments are validated (after turning SP off for TP = 1) | error |
-| Megatron-Bridge | logs a warning and sets `tp_comm_overlap = False` | warning |
-| NeMo 2 (`MegatronCommOverlapCallback`) | logs a warning and turns the overlap off | warning |
+| Megatron-Bridge | logs a warning and sets `tp_comm_overlap = False` | info with TP < 2 (a shared overlap config on a TP = 1 recipe is a normal pattern: nothing to hide, and Bridge says so), warning with SP off |
+| NeMo 2 (`MegatronCommOverlapCallback`) | logs a warning and turns the overlap off | info with TP < 2, warning with SP off |
 | NeMo 1, other frameworks | not reported (parlint does not know what they do) | — |
 
 ## References
@@ -102,7 +102,10 @@ class TpCommOverlapWithoutSp final : public Rule {
           "can happen only when sequence parallelism is enabled\"{}",
           why, tp1 ? " (it turns SP off itself when TP = 1)" : "");
     } else {
-      f.severity = Severity::kWarning;
+      // With TP < 2 there is no communication to overlap: the framework turns it off, logs it, and the
+      // job loses nothing (Bridge's own recipes share one overlap config across TP sizes). With SP off and
+      // TP > 1 the overlap the user asked for is lost.
+      f.severity = tp1 ? Severity::kInfo : Severity::kWarning;
       f.message = fmt::format(
           "tp_comm_overlap is on but {}; {} logs \"Disabling tensor parallel communication overlap due to "
           "{}\" and runs without the overlap",
