@@ -39,7 +39,10 @@ model:
 A duplicate key in one YAML mapping: PyYAML (Megatron-LM's `--yaml-cfg`) keeps the later value;
 OmegaConf (NeMo 1, NeMo 2 and Megatron-Bridge YAML files) refuses the file with "found duplicate key".
 Two spellings of one setting (`tensor_model_parallel_size` and an alias), and repeated command-line
-overrides: the later one wins; Hydra and run_recipe.py apply trailing overrides last.
+overrides: the later one wins; Hydra and run_recipe.py apply trailing overrides last. The same field
+assigned twice in one Python function (a recipe that sets a base value and changes it further down) is
+Python's own order, a normal recipe pattern: info, not a warning; two objects' fields that the framework
+reconciles (`ddp.use_distributed_optimizer` and `optimizer.use_distributed_optimizer`) stay a warning.
 
 ## References
 - PyYAML `lib/yaml/constructor.py:137-144@d51d8a138f72` (a later duplicate key overwrites the earlier)
@@ -74,6 +77,15 @@ class ConflictingValues final : public Rule {
             "which NeMo and Megatron-Bridge load YAML with, refuses the file (\"found duplicate key\")",
             c.winner.spelling, c.loser.location.range.start.line, c.winner.value.to_string());
         f.help = "keep one of the two keys";
+      }
+      // A Python recipe that sets a value and changes it further down (a base value, then the variant's)
+      // is a normal pattern: the later assignment is what runs. Worth knowing, not a warning.
+      // Two objects' fields that the framework reconciles (ddp.* and optimizer.*) stay a warning.
+      auto python = [](Origin o) { return o == Origin::kPythonAssign || o == Origin::kPythonKwarg; };
+      if (python(c.winner.origin) && python(c.loser.origin) && c.winner.spelling == c.loser.spelling &&
+          c.winner.location.path == c.loser.location.path) {
+        f.severity = Severity::kInfo;
+        f.message += "; the later assignment is what the recipe runs with";
       }
       if (c.loser.location.in_file()) f.related.push_back({c.loser.location, "overridden value here"});
       out.push_back(std::move(f));
