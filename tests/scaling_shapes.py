@@ -126,7 +126,7 @@ SHAPES = {
     "sourced_files": (sourced_files, 200),
     "bash_c_strings": (bash_c_strings, 1500),
     "python_if_elif": (python_if_elif, 1500),
-    "python_sequential_ifs": (python_sequential_ifs, 1000),
+    "python_sequential_ifs": (python_sequential_ifs, 3000),
     "python_call_chain": (python_call_chain, 800),
     "yaml_anchor_chain": (yaml_anchor_chain, 300),
     "yaml_many_keys": (yaml_many_keys, 20000),
