@@ -71,6 +71,16 @@ class Scaling(unittest.TestCase):
         shutil.rmtree(empty, ignore_errors=True)
 
     def check_shape(self, name):
+        # A shape that really grows faster than linearly fails every time; a one-off spike on a shared
+        # machine does not fail the test.
+        for attempt in range(2):
+            try:
+                return self.measure_shape(name)
+            except AssertionError:
+                if attempt == 1:
+                    raise
+
+    def measure_shape(self, name):
         generate, n = SHAPES[name]
         results = []
         for size in (n, 2 * n):
