@@ -76,6 +76,34 @@ bool same_occurrences(const std::vector<std::vector<const ShellText*>>& a,
   return true;
 }
 
+// The options of each branch's list, counted once: every key in first-seen order, how many branches set
+// it (only a key every branch sets can agree) and the first branch that does (where its name was written).
+struct KeyCensus {
+  std::vector<std::string_view> keys;
+  std::set<std::string_view> seen;
+  std::map<std::string_view, std::size_t> lists_with, first_in;
+  explicit KeyCensus(const std::vector<OptionList>& lists) {
+    for (std::size_t i = 0; i < lists.size(); ++i)
+      for (const auto& k : lists[i].order) {
+        if (seen.insert(k).second) keys.push_back(k);
+        first_in.emplace(k, i);
+        ++lists_with[k];
+      }
+  }
+};
+
+// `key=<unknown>`: an option the branches set differently (or not at all), written where the first branch
+// that sets it wrote its name; the value is what is unknown.
+ShellText unknown_option(std::string_view key, const ShellText& written, const std::string& branches) {
+  ShellText w;
+  for (std::size_t i = 0; i < key.size(); ++i) w.push(key[i], written.origin.at(i));
+  w.written_first = written.written_first;
+  w.written_last = written.written_last;
+  w.push('=', {});
+  w.add_unknown(std::string(key) + " is set differently (or not at all) by " + branches);
+  return w;
+}
+
 // The words `v` adds after `base` when it is `base` extended (text followed by a blank and more words,
 // or more elements): what `A="$A --x"` or `A+=(--x)` in one branch leaves.
 std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var& v) {
@@ -139,16 +167,9 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
     lists.push_back(split_options(tails.back()));
     if (!lists.back().head.empty()) return std::nullopt;  // appended a value, not an option
   }
-  std::vector<std::string_view> keys;  // first-seen order
-  std::set<std::string_view> seen;
-  std::map<std::string_view, std::size_t> lists_with;  // a key all branches append can agree; others not
-  std::map<std::string_view, std::size_t> first_in;    // the first branch that appends it
-  for (std::size_t i = 0; i < lists.size(); ++i)
-    for (const auto& k : lists[i].order) {
-      if (seen.insert(k).second) keys.push_back(k);
-      first_in.emplace(k, i);
-      ++lists_with[k];
-    }
+  KeyCensus census(lists);
+  const auto& keys = census.keys;
+  const auto& seen = census.seen;
   if (keys.empty() || keys.size() > kMaxAppendedKeys) return std::nullopt;
   // An option the value already has: when each of its words there is `key=<unknown>` (an earlier merge
   // left it so), the branches that disagree on it leave it as it is; otherwise it needs the general merge.
@@ -200,35 +221,24 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
       return it == l.options.end() ? kAbsent : it->second;
     };
     const auto& first = occurrences(lists.front());
-    if (lists_with[key] == lists.size() && std::all_of(lists.begin(), lists.end(), [&](const OptionList& l) {
-          return same_occurrences(first, occurrences(l));
-        })) {
+    if (census.lists_with.at(key) == lists.size() &&
+        std::all_of(lists.begin(), lists.end(),
+                    [&](const OptionList& l) { return same_occurrences(first, occurrences(l)); })) {
       for (const auto& occurrence : first)
         for (const ShellText* w : occurrence) add(*w);
       continue;
     }
     if (already_unknown.count(name)) continue;  // it stays unknown where the value has it
-    const ShellText* written = lists[first_in[key]].options.at(name).front().front();
-    ShellText w;
-    for (std::size_t i = 0; i < key.size(); ++i) w.push(key[i], written->origin.at(i));
-    w.written_first = written->written_first;
-    w.written_last = written->written_last;
-    w.push('=', {});
-    w.add_unknown(name + " is set differently (or not at all) by " + branches);
-    add(std::move(w));
+    add(unknown_option(key, *lists[census.first_in.at(key)].options.at(name).front().front(), branches));
   }
+  // The assignments the branches used that the value does not name yet (as ShellText::add_via keeps them).
+  ShellText named;
+  named.via = base->value.via;
   for (const Var* v : values)
     for (const auto& r : v->value.via) {
-      bool seen_before =
-          std::any_of(base->value.via.begin(), base->value.via.end(), [&](const RelatedLocation& b) {
-            return b.location.range == r.location.range && b.location.path == r.location.path &&
-                   b.message == r.message;
-          });
-      if (!seen_before && std::none_of(out.via.begin(), out.via.end(), [&](const RelatedLocation& b) {
-            return b.location.range == r.location.range && b.location.path == r.location.path &&
-                   b.message == r.message;
-          }))
-        out.via.push_back(r);
+      std::size_t had = named.via.size();
+      named.add_via(r);
+      if (named.via.size() > had) out.via.push_back(r);
     }
   return out;
 }
@@ -288,8 +298,10 @@ std::vector<ShellText> option_words(const Var& v) {
 std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const Var* before,
                                       const std::string& branches) {
   if (values.empty()) return std::nullopt;
+  // With the value before the branches, the caller has tried appended_options() already; without it,
+  // the shortest value is the base the others may extend.
   const Var* base = nullptr;
-  if (auto appended = appended_options_of(values, before, branches, base)) {
+  if (auto appended = before ? std::nullopt : appended_options_of(values, nullptr, branches, base)) {
     Var out = *base;
     out.assigned_at = values.front()->assigned_at;
     out.assigned_text = values.front()->assigned_text;
@@ -312,23 +324,15 @@ std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, con
   }
   if (!any_option) return std::nullopt;
 
-  std::vector<std::string> keys;  // every branch's options, in first-seen order
-  std::set<std::string_view> seen;
-  std::map<std::string_view, std::size_t> lists_with;  // only a key every branch has can agree
-  std::map<std::string_view, std::size_t> first_in;    // the first branch that sets it
-  for (std::size_t i = 0; i < lists.size(); ++i)
-    for (const auto& k : lists[i].order) {
-      if (seen.insert(k).second) keys.push_back(k);
-      first_in.emplace(k, i);
-      ++lists_with[k];
-    }
+  KeyCensus census(lists);
 
   std::vector<ShellText> merged;
   for (const ShellText* w : lists.front().head) merged.push_back(*w);
   static const std::vector<std::vector<const ShellText*>> kAbsent;
-  for (const auto& key : keys) {
+  for (std::string_view key_view : census.keys) {
+    std::string key(key_view);
     const std::vector<std::vector<const ShellText*>>* first = nullptr;
-    bool agree = lists_with[key] == lists.size();
+    bool agree = census.lists_with.at(key_view) == lists.size();
     for (std::size_t k = 0; k < lists.size() && agree; ++k) {
       const auto& l = lists[k];
       auto it = l.options.find(key);
@@ -343,15 +347,8 @@ std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, con
         for (const ShellText* w : occurrence) merged.push_back(*w);
       continue;
     }
-    // Written as the first branch that sets it wrote its name; the value is what is unknown.
-    const ShellText* written = lists[first_in[key]].options.at(key).front().front();
-    ShellText w;
-    for (std::size_t i = 0; i < key.size(); ++i) w.push(key[i], written->origin.at(i));
-    w.written_first = written->written_first;
-    w.written_last = written->written_last;
-    w.push('=', {});
-    w.add_unknown(key + " is set differently (or not at all) by " + branches);
-    merged.push_back(std::move(w));
+    merged.push_back(
+        unknown_option(key, *lists[census.first_in.at(key_view)].options.at(key).front().front(), branches));
   }
 
   Var out;

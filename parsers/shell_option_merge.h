@@ -32,8 +32,8 @@ std::vector<ShellText> option_words(const Var& v);
 // branches agree on as written, and `--flag=<unknown>` (or `key=<unknown>`) for each option one branch
 // sets differently or not at all. nullopt when the values are not options lists that share their
 // leading words; the caller then makes the whole variable unknown. `branches` names them in the
-// reason ("the branches at line 8"). `before` is the value before the branches (null when unset): when
-// each branch left it or appended options to it, the merge costs what they appended, not the whole value.
+// reason ("the branches at line 8"). `before` is the value before the branches (null when unset); when it
+// is given the caller has already tried appended_options(), the cheaper merge for that case.
 std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const Var* before,
                                       const std::string& branches);
 
