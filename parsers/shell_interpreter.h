@@ -175,6 +175,22 @@ class ShellParser {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> leave_out_unread_lines(std::string& grammar_text,
                                                                               TsTree& tree) const;
 
+  // Variables assigned on the lines left out for the grammar (a line bash refuses, or one the grammar does
+  // not read) become unknown where the line stood: what follows never sees a stale value or a default.
+  struct UnreadAssignment {
+    std::uint32_t offset;
+    std::string name;
+    std::string reason;
+    Location where;
+    std::string text;  // the line as written, for "TP=<size> set here"
+  };
+  std::vector<UnreadAssignment> unread_assignments(
+      const Source& src, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& left_out,
+      std::string_view why) const;
+  void apply_unread_assignments(std::uint32_t before, Env& env);
+  std::vector<UnreadAssignment> unread_assignments_;  // of the source being walked, by offset
+  std::size_t next_unread_ = 0;
+
   // The ERROR and MISSING nodes, each widened to whole lines.
   void error_regions(TSNode root, const Source& src, std::vector<Location>& out) const;
 

@@ -3,10 +3,13 @@
 #include "parsers/shell_interpreter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <utility>
 
 #include <sys/stat.h>
 #include <filesystem>
+#include "lint/whitespace.h"
 #include "parsers/sbatch_submissions.h"
 #include "parsers/shell_grammar_workarounds.h"
 #include "parsers/shell_script_form.h"
@@ -103,40 +106,108 @@ void ShellParser::parse_and_walk(const Source& src, Env& env, Context& ctx, bool
   if (rewritten) prepared = prepare_for_bash_grammar(src.text);
   TsTree tree(parse_bash(rewritten ? prepared : src.text));
   if (!tree) return;
+  std::vector<UnreadAssignment> unread;
   if (ts_node_has_error(ts_tree_root_node(tree.get()))) {
     // The grammar could not read part of the text. It is the file's syntax error (PL900) only when
-    // bash would refuse it too; otherwise it is parlint's limitation: the lines the grammar trips on
-    // are left out for it, the rest is read, and the lines left out are reported as unread (PL903).
+    // bash would refuse it too; otherwise it is parlint's limitation (PL903). Either way the lines the
+    // grammar trips on are left out for it and the rest is read: bash would stop at a line it refuses,
+    // but the user means the rest, and a placeholder line must not turn the launch below into defaults.
     bool in_string = !src.origin.empty();
     bool has_unknown = src.text.find(kUnknownByte) != std::string::npos;
     bool is_template = out_.path.ends_with(".j2") || src.text.find("{{") != std::string::npos ||
                        src.text.find("{%") != std::string::npos;
     std::optional<BashSyntaxError> bad;
     if (!is_template && !has_unknown) bad = find_bash_syntax_error(src.text);
-    if (bad) {
-      if (report_errors) report_syntax_error(*bad, src, in_string);
-    } else {
-      std::vector<std::pair<std::uint32_t, std::uint32_t>> left_out =
-          leave_out_unread_lines(rewritten ? prepared : (prepared = src.text), tree);
-      if (report_errors) {
-        std::string why =
-            is_template   ? "a template (Jinja {{ }} / {% %} placeholders are filled in before bash runs it)"
-            : has_unknown ? "a string run as shell, built from values known only at run time"
-                          : "valid bash that parlint's grammar (tree-sitter-bash) does not read";
-        std::vector<Location> regions;
-        for (auto [b, e] : left_out) regions.push_back(location(src.at(b), src.at(e > b ? e - 1 : b)));
-        error_regions(ts_tree_root_node(tree.get()), src, regions);
-        for (Location& loc : regions) {
-          if (loc.path != out_.path || !loc.range.valid() || out_.unread.size() >= kMaxSyntaxErrors) continue;
-          out_.unread.push_back({loc.range, why});
-        }
+    if (bad && report_errors) report_syntax_error(*bad, src, in_string);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> left_out =
+        leave_out_unread_lines(rewritten ? prepared : (prepared = src.text), tree);
+    std::string why = is_template
+                          ? "a template (Jinja {{ }} / {% %} placeholders are filled in before bash runs it)"
+                      : has_unknown ? "a string run as shell, built from values known only at run time"
+                                    : "valid bash that parlint's grammar (tree-sitter-bash) does not read";
+    unread = unread_assignments(src, left_out,
+                                bad ? "a line bash refuses (syntax error)" : "a line parlint could not read");
+    if (report_errors && !bad) {
+      std::vector<Location> regions;
+      for (auto [b, e] : left_out) regions.push_back(location(src.at(b), src.at(e > b ? e - 1 : b)));
+      error_regions(ts_tree_root_node(tree.get()), src, regions);
+      for (Location& loc : regions) {
+        if (loc.path != out_.path || !loc.range.valid() || out_.unread.size() >= kMaxSyntaxErrors) continue;
+        out_.unread.push_back({loc.range, why});
       }
     }
   }
   TSNode root = ts_tree_root_node(tree.get());
   if (read_directives) read_sbatch_header(root, src, ctx);
   if (read_directives && src.file == 0 && src.origin.empty()) note_script_form(root, src);
+  // A string run as shell or a sourced file is walked inside this one: each has its own left-out lines.
+  auto saved = std::exchange(unread_assignments_, std::move(unread));
+  auto saved_next = std::exchange(next_unread_, 0);
   walk_children(root, src, env, ctx, 0);
+  apply_unread_assignments(UINT32_MAX, env);
+  unread_assignments_ = std::move(saved);
+  next_unread_ = saved_next;
+}
+
+// The variable a left-out line assigns: `NAME=...`, `NAME+=...`, `NAME[i]=...`, after `export`,
+// `declare -x`, `local`, `readonly` or `typeset`.
+static std::optional<std::string> assigned_name(std::string_view line) {
+  auto skip_blanks = [&] {
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  };
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  skip_blanks();
+  for (std::string_view kw : {"export", "declare", "local", "readonly", "typeset"}) {
+    if (line.starts_with(kw) && line.size() > kw.size() &&
+        (line[kw.size()] == ' ' || line[kw.size()] == '\t')) {
+      line.remove_prefix(kw.size());
+      skip_blanks();
+      while (line.starts_with("-")) {
+        while (!line.empty() && line.front() != ' ' && line.front() != '\t') line.remove_prefix(1);
+        skip_blanks();
+      }
+      break;
+    }
+  }
+  std::size_t n = 0;
+  while (n < line.size() && ident(line[n])) ++n;
+  if (n == 0 || std::isdigit(static_cast<unsigned char>(line[0]))) return std::nullopt;
+  std::string_view rest = line.substr(n);
+  if (rest.starts_with("[")) {
+    auto close = rest.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(close + 1);
+  }
+  if (!rest.starts_with("=") && !rest.starts_with("+=")) return std::nullopt;
+  return std::string(line.substr(0, n));
+}
+
+std::vector<ShellParser::UnreadAssignment> ShellParser::unread_assignments(
+    const Source& src, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& left_out,
+    std::string_view why) const {
+  std::vector<UnreadAssignment> found;
+  for (auto [b, e] : left_out) {
+    if (e <= b || e > src.text.size()) continue;
+    auto name = assigned_name(std::string_view(src.text).substr(b, e - b));
+    if (!name) continue;
+    Location where = location(src.at(b), src.at(e - 1));
+    std::string reason =
+        "set on " +
+        (where.range.valid() ? "line " + std::to_string(where.range.start.line) : std::string("a line")) +
+        ", " + std::string(why);
+    std::string text = abbreviate(std::string(trim_whitespace(std::string_view(src.text).substr(b, e - b))));
+    found.push_back({b, std::move(*name), std::move(reason), std::move(where), std::move(text)});
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+  return found;
+}
+
+void ShellParser::apply_unread_assignments(std::uint32_t before, Env& env) {
+  while (next_unread_ < unread_assignments_.size() && unread_assignments_[next_unread_].offset < before) {
+    UnreadAssignment& a = unread_assignments_[next_unread_++];
+    set_unknown(env, a.name, a.reason, a.where);
+    env.edit(a.name).assigned_text = a.text;
+  }
 }
 
 // PL108 / PL109: an #SBATCH line after the first command, a backslash that does not continue.

@@ -13,7 +13,10 @@
 namespace parlint::shell {
 
 void ShellParser::walk_children(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
-  for (TSNode child : NamedChildren(n)) walk(child, src, env, ctx, depth + 1);
+  for (TSNode child : NamedChildren(n)) {
+    if (next_unread_ < unread_assignments_.size()) apply_unread_assignments(ts_node_start_byte(child), env);
+    walk(child, src, env, ctx, depth + 1);
+  }
 }
 
 void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
