@@ -16,6 +16,8 @@ struct Word {
   bool weak = false;  // the text rests on a fallback such as ${SLURM_NNODES:-1} outside SLURM
   std::string weak_note;
   std::vector<RelatedLocation> written_at;  // assignments whose values the word uses (TP=16)
+  // Non-empty when the word is empty (no word at all, unquoted) on one path of the script: when that is.
+  std::string empty_when;
 };
 
 // A flag or override key that looks like a setting but maps onto no known key (for PL801).

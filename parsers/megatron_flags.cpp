@@ -132,9 +132,22 @@ std::size_t read_option(std::span<const Word> words, std::size_t i, TrainingArgs
     }
     return i;
   }
+  // The word after position k, or "" at the end of the command line.
+  auto word_after = [&](std::size_t k) { return k + 1 < words.size() ? words[k + 1].text : std::string(); };
+  // A value that an unquoted empty variable would leave out on one path of the script.
+  auto note_empty_path = [&](const Word* v) {
+    if (!inline_value && v && !v->empty_when.empty()) {
+      std::string next = word_after(i);
+      if (next.empty() || next.starts_with("-")) out.missing_values.push_back({w, *v, std::move(next)});
+    }
+  };
   if (auto key = shorthand_key(name)) {
     const Word* v = inline_value ? &w : next_value();
-    if (!v) return i;
+    if (!v) {
+      out.missing_values.push_back({w, std::nullopt, word_after(i)});
+      return i;
+    }
+    note_empty_path(v);
     std::string_view text = inline_value ? *inline_value : std::string_view(v->text);
     facts.shorthands.push_back(argument_fact(*key, word_value(*v, text, key_type(*key), false),
                                              span(w.location, v->location), Origin::kLauncherFlag,
@@ -152,13 +165,15 @@ std::size_t read_option(std::span<const Word> words, std::size_t i, TrainingArgs
     }
     const Word* v = inline_value ? &w : next_value();
     if (!v) {
-      // No value follows (bash -c "cmd ${ARGS[@]}" passes only the first element's words): argparse
-      // refuses the command line, so the framework's default is not what runs either.
+      // No value follows (an unquoted variable that is empty expands to no word): argparse refuses the
+      // command line, so the framework's default is not what runs either.
       facts.flags.push_back(argument_fact(
           match->key, Value::unknown(std::string(name) + " has no value here; argparse refuses it"),
           w.location, Origin::kMegatronFlag, std::string(name), w));
+      out.missing_values.push_back({w, std::nullopt, word_after(i)});
       return i;
     }
+    note_empty_path(v);
     std::string_view text = inline_value ? *inline_value : std::string_view(v->text);
     Value value = word_value(*v, text, type, match->inverted);
     // Megatron-DeepSpeed's --num-experts takes one count per layer group (PR-MoE: 64 64 128).

@@ -226,7 +226,10 @@ class ShellParser {
 
   void walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth);
 
-  void merge_branches(Env& env, std::vector<Env> results, const Location& where);
+  // `fallthrough`: when an if with no elif or else runs no branch ("the if at line 3 (...) is false"), for
+  // a variable that only its branch sets.
+  void merge_branches(Env& env, std::vector<Env> results, const Location& where,
+                      std::string_view fallthrough = {});
 
   // The options every branch agrees on, when each branch left the variable an options list.
   static std::optional<Var> merge_branch_values(const std::vector<Env>& results, const Var* before,
@@ -344,6 +347,9 @@ class ShellParser {
   // ---- commands (shell_commands.cpp) ----------------------------------------------------------------------
 
   void command(TSNode n, const Source& src, Env& env, Context& ctx, Redirects redirects);
+
+  // A training flag with no value (PL900: the entry point's argparse refuses the command line).
+  void report_missing_values(const std::vector<MissingValue>& missing, std::string_view script);
 
   // Parses `text` as shell and walks it: bash -c strings, eval, here-documents fed to a shell.
   void reparse(const ShellText& text, Env& env, Context& ctx, bool read_directives);

@@ -116,6 +116,30 @@ bool ShellParser::training_launch(const Launch& l, std::string_view entry, const
   return false;
 }
 
+// A flag left without its value is the entry point's own refusal (argparse exits before training):
+// reported as the command line's syntax error, where the flag is written.
+void ShellParser::report_missing_values(const std::vector<MissingValue>& missing, std::string_view script) {
+  for (const MissingValue& m : missing) {
+    if (m.flag.location.path != out_.path || !m.flag.location.range.valid()) continue;
+    if (out_.errors.size() >= kMaxSyntaxErrors) return;
+    std::string followed = m.next.empty() ? "the command line ends there" : "the next word is " + m.next;
+    std::string refusal = std::string(script) + "'s argparse stops before training starts: \"argument " +
+                          m.flag.text + ": expected one argument\"";
+    SyntaxError e;
+    e.range = m.flag.location.range;
+    if (m.value) {
+      e.message =
+          m.flag.text + " has no value when " + m.value->empty_when + ": " + followed + "; " + refusal;
+      e.help = "set the variable on every path: an else branch, or a default before the if";
+    } else {
+      e.message = m.flag.text + " has no value: " + followed +
+                  " (an unquoted variable that is empty is no word at all); " + refusal;
+      e.help = "give " + m.flag.text + " a value, or leave the flag out when there is none";
+    }
+    out_.errors.push_back(std::move(e));
+  }
+}
+
 void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,
                        Env& overlay, Context& ctx) {
   std::string entry = w[l.entry].text;
@@ -142,6 +166,7 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   job.under_srun = ctx.under_srun;
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
   job.gpu_entry_point = training_launch(l, entry, ta);
+  if (job.gpu_entry_point) report_missing_values(ta.missing_values, script);
   // A data-preparation script given a recipe (prepare_gpt_sft_packed_data.py --recipe NAME) reads its
   // dataset settings on a CPU: the recipe's layout is not what it runs.
   if (job.gpu_entry_point && ta.recipe && !ta.recipe->unknown) job.recipe.name = ta.recipe->text;

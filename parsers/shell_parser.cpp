@@ -94,6 +94,7 @@ Word ShellParser::to_word(const ShellText& t) const {
   w.weak = t.weak;
   w.weak_note = t.weak_note;
   w.written_at = t.via;
+  w.empty_when = t.empty_when;
   return w;
 }
 

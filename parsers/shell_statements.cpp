@@ -120,11 +120,13 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   Env then_env = env;
   bool any_then = false;
   NamedChildren children(n);
+  std::string condition;
   for (TSNode c : children) {
     const char* field = children.field_name();
     std::string_view ct = node_type(c);
     if (type == "if_statement") {
       if (field && std::string_view(field) == "condition") {
+        if (condition.empty()) condition = abbreviate(text_of(c, src));
         walk(c, src, env, ctx, depth + 1);  // conditions run before any branch
         continue;
       }
@@ -148,7 +150,12 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   if (type == "if_statement") results.insert(results.begin(), any_then ? std::move(then_env) : Env(env));
   if (!has_default) results.push_back(env);
   then_env = Env();  // it shares the variables: the merge may change them in place once no branch holds them
-  merge_branches(env, std::move(results), node_location(n, src));
+  Location where = node_location(n, src);
+  std::string fallthrough;
+  if (type == "if_statement" && !has_default && results.size() == 2 && !condition.empty())
+    fallthrough =
+        "the if at line " + std::to_string(where.range.start.line) + " (" + condition + ") is false";
+  merge_branches(env, std::move(results), where, fallthrough);
 }
 
 void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth) {
@@ -160,7 +167,8 @@ void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Contex
   }
 }
 
-void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Location& where) {
+void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Location& where,
+                                 std::string_view fallthrough) {
   std::set<std::string> names;  // only the names some branch set or erased can differ
   for (const auto& r : results) r.changed_since(env, names);
   // Options appended in branches are added to the value in place once the branches are gone (while they
@@ -202,10 +210,17 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
             {name, std::move(*options), values.front()->assigned_at, values.front()->assigned_text});
         continue;
       }
-    if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches))
+    if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches)) {
       env.set(name, std::move(*merged));
-    else
+    } else if (!before && !fallthrough.empty() && results.size() == 2 && results[0].find(name) &&
+               !results[1].find(name) && references_to(fallthrough, name) == 0) {
+      // Set only in the branch: when the if runs none, the variable is empty. Not when the condition
+      // tests the variable itself (if [ -z "${EP:-}" ]; then EP=4; fi): it is then the environment's.
+      set_unknown(env, name, "set in one branch only: empty when " + std::string(fallthrough), where);
+      env.edit(name).value.empty_when = std::string(fallthrough) + " ($" + name + " is then empty)";
+    } else {
       set_unknown(env, name, "assigned differently in " + branches, where);
+    }
   }
   results.clear();
   for (auto& a : appended) {

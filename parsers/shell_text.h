@@ -105,6 +105,9 @@ struct ShellText {
   bool weak = false;
   std::string weak_note;
   std::vector<RelatedLocation> via;  // assignments whose values were used
+  // Non-empty when the value is empty on one path the script can take: when that is ("the if at line 3
+  // ([ $NODES -le 4 ]) is false"). The text then holds the other paths' (unknown) value.
+  std::string empty_when;
   // Where this text (an array element, a word) was written, if known: its first and last bytes. Kept
   // as byte origins and turned into a Location only when a finding needs it.
   ByteOrigin written_first{}, written_last{};
@@ -126,7 +129,8 @@ struct ShellText {
   // append(), taking over other's storage when this text is still empty (a value expanded into a
   // string that starts with it).
   void append_moved(ShellText&& other) {
-    if (text.empty() && unknown_reasons.empty() && via.empty() && !weak && !written_known()) {
+    if (text.empty() && unknown_reasons.empty() && via.empty() && !weak && !written_known() &&
+        empty_when.empty()) {
       *this = std::move(other);
       forget_written();  // as append() leaves it: where this text was written is not other's
       return;
@@ -141,6 +145,7 @@ struct ShellText {
       weak_note = other.weak_note;
     }
     for (const auto& r : other.via) add_via(r);
+    if (empty_when.empty()) empty_when = other.empty_when;
   }
   void add_unknown(std::string reason) {
     push(kUnknownByte, {});

@@ -11,10 +11,20 @@
 
 namespace parlint {
 
+// A flag that takes a value but gets none: the next word is another flag or the command line ends there,
+// always (`value` unset) or on one path of the script (`value` is the word that is empty then). The entry
+// point's argparse stops with "argument FLAG: expected one argument".
+struct MissingValue {
+  Word flag;
+  std::optional<Word> value;
+  std::string next;  // the word after the flag (or after the value), empty at the end of the line
+};
+
 struct TrainingArgs {
   std::vector<Fact> facts;  // in precedence order: shorthands, then flags, then overrides
   std::vector<Conflict> conflicts;
   std::vector<UnrecognizedSetting> unrecognized;
+  std::vector<MissingValue> missing_values;
   std::optional<Word> recipe;  // --recipe NAME (Megatron-Bridge run_recipe.py)
   // run_recipe.py --model STEM --mode MODE: the library recipe STEM_<task>_config
   // (scripts/training/run_recipe.py:170, 418-420@067f987df03b). Only a launch of run_recipe.py reads them.
