@@ -262,6 +262,12 @@ class Resolver {
       return;
     }
     const ParsedFile* parsed = load(*path, true);
+    // The script's own options (a converter's --target-tensor-model-parallel-size, flags an
+    // extra_args_provider adds) are real for this launch, whatever Megatron calls its settings.
+    const auto& own = parsed->defined_flags;
+    std::erase_if(job.unrecognized, [&](const UnrecognizedSetting& u) {
+      return u.is_flag && std::find(own.begin(), own.end(), u.spelling) != own.end();
+    });
     const RawJob* base = nullptr;
     for (const RawJob& candidate : parsed->jobs) {
       if (candidate.function == (job.recipe.empty() ? "<module>" : job.recipe.name)) base = &candidate;

@@ -125,6 +125,8 @@ struct ParsedFile {
   std::vector<ScriptFormNote> script_form;
   std::vector<SizeExpression> size_expressions;
   std::vector<LiteralAssignment> literals;
+  // Options the file's own argparse defines (a Python entry point's add_argument("--x") calls).
+  std::vector<std::string> defined_flags;
 };
 
 }  // namespace parlint

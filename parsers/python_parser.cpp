@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include <filesystem>
+#include "parsers/argparse_flags.h"
 #include "parsers/tree_sitter_children.h"
 
 namespace parlint::py {
@@ -35,6 +36,7 @@ ParsedFile PythonParser::run() {
     out_.errors.push_back({node_location(bad).range, "Python syntax error: " + what, ""});
   }
 
+  out_.defined_flags = argparse_flags_defined(text);
   // Module body first: constants, config objects, and the module job.
   collect_functions(root);
   collect_imports(root);

@@ -104,8 +104,10 @@ bool ShellParser::training_launch(const Launch& l, std::string_view entry, const
   if (entry.find("data_preprocess/") != std::string_view::npos ||
       entry.find("/preprocess") != std::string_view::npos)
     return false;
+  // Checkpoint tools reshard or convert on GPUs but train nothing: their options are their own.
   for (std::string_view word : {"prepare", "preprocess", "pack_data", "packed_data", "convert", "download",
-                                "tokenize", "tokenizer", "export_", "merge_mp", "checkpoint_util"})
+                                "tokenize", "tokenizer", "export_", "merge_mp", "checkpoint_util",
+                                "change_num_partitions", "reshard", "_to_hf", "hf_to_", "to_nemo"})
     if (script.find(word) != std::string_view::npos) return false;
   if (ta.megatron_flags || ta.hydra_overrides || ta.recipe || ta.lightning_trainer || ta.deepspeed ||
       !ta.facts.empty())

@@ -40,6 +40,14 @@ contains `parallel`, or is within two edits of a parallel setting, is reported w
 correct spelling (`--tensor-parallel-size` → `--tensor-model-parallel-size`,
 `model.expert_tensor_model_parallel_size` → `model.expert_tensor_parallel_size`).
 
+Not reported: the options a launched script defines itself (parlint reads the entry point when it is
+next to the launch: its `add_argument("--x")` calls, such as those of an `extra_args_provider`), the
+options of checkpoint converters and other tools (`convert.py`, `megatron_change_num_partitions.py`,
+`*_to_hf.py`: their command lines train nothing), and a flag of a script other than Megatron-LM's own
+`pretrain_*.py` that only contains `parallel` with no parallel setting spelled like it (the script may
+define it). Where nothing is spelled like the name, the finding suggests nothing rather than an
+unrelated setting.
+
 ## Why
 Megatron-LM rejects unknown flags, and Megatron-Bridge refuses an unknown plain `key=value` override,
 but Megatron-Bridge skips an unknown key of a YAML override file or a `+key=` override with a warning
@@ -181,6 +189,9 @@ class UnknownParallelKey final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    // A tool's command line (a checkpoint converter, a data-preparation script) holds that tool's own
+    // options: none of them is a training setting to respell (DESIGN "Other frameworks").
+    if (!job.entry_script().empty() && !job.gpu_entry_point()) return;
     for (const UnrecognizedSetting& u : job.unrecognized()) {
       if (!in_scope(u)) continue;
       std::string_view spelled = u.spelling;
@@ -220,6 +231,11 @@ class UnknownParallelKey final : public Rule {
         }
       }
       if (best_score > 2 && !looks_parallel) continue;
+      // No parallel setting is spelled like it (--my-extra-parallel-size): nothing to suggest. A flag of
+      // a script other than Megatron-LM's own entry points may be that script's (extra_args_provider), so
+      // only Megatron-LM's own, which refuse unknown flags, are told; a key is told without a suggestion.
+      bool far = best_score > 2;
+      if (far && u.is_flag && !megatron_training_entry(job)) continue;
       std::string suggestion;
       if (u.is_flag) {
         std::string flag(key_name(best));
@@ -244,6 +260,13 @@ class UnknownParallelKey final : public Rule {
               ? "Megatron-Bridge refuses it as a plain key=value override and skips it with a warning from "
                 "a YAML override file or as +key=value, so the default stays in effect"
               : "the framework ignores or rejects it, and the default stays in effect";
+      if (far) {
+        f.message = fmt::format("{} is not a {} setting, and no parallel setting is spelled like it; {}",
+                                u.spelling, framework_display_name(job.framework()), consequence);
+        f.help = "remove it, or write the framework's name of the setting it means";
+        out.push_back(std::move(f));
+        continue;
+      }
       f.message = fmt::format("{} is not a {} setting; did you mean {}? {}", u.spelling,
                               framework_display_name(job.framework()), suggestion, consequence);
       f.help = fmt::format("spell it {}", suggestion);

@@ -1,5 +1,6 @@
 // The Python parser on the forms of reference/syntax-in-the-wild.md §7.
 #include "parsers/python_parser.h"
+#include "parsers/argparse_flags.h"
 
 #include <gtest/gtest.h>
 
@@ -289,3 +290,22 @@ TEST(PythonParser, RecursiveParameterDefaultsAreBounded) {
 
 }  // namespace
 }  // namespace parlint
+
+// The options a script's own argparse defines, as its launches may pass them (PL801's scope).
+TEST(ArgparseFlags, OptionStringsOfEachCall) {
+  std::string_view src = R"py(
+def extra(parser):
+    g = parser.add_argument_group("x")
+    g.add_argument("--retriever-parallel-size", type=int)
+    g.add_argument(
+        '--target-tp', "-t",
+        type=int)
+    parser.add_argument("positional")
+    parser.add_argument(NAME, type=int)
+    g.add_argument("--retriever-parallel-size")
+)py";
+  EXPECT_EQ(parlint::argparse_flags_defined(src),
+            (std::vector<std::string>{"--retriever-parallel-size", "--target-tp", "-t"}));
+  EXPECT_TRUE(parlint::argparse_flags_defined("add_argument(").empty());
+  EXPECT_TRUE(parlint::argparse_flags_defined("add_argument('--unclosed").empty());
+}

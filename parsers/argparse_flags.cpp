@@ -1,0 +1,45 @@
+#include "parsers/argparse_flags.h"
+
+#include <algorithm>
+
+namespace parlint {
+namespace {
+
+void skip_blanks(std::string_view s, std::size_t& i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\\')) ++i;
+}
+
+// A plain string literal at i ('...' or "...", no prefix, no escapes needed for option names).
+bool string_literal(std::string_view s, std::size_t& i, std::string& out) {
+  if (i >= s.size() || (s[i] != '"' && s[i] != '\'')) return false;
+  char quote = s[i];
+  std::size_t end = s.find(quote, i + 1);
+  if (end == std::string_view::npos || s.substr(i + 1, end - i - 1).find('\n') != std::string_view::npos)
+    return false;
+  out.assign(s.substr(i + 1, end - i - 1));
+  i = end + 1;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> argparse_flags_defined(std::string_view source) {
+  constexpr std::string_view kCall = "add_argument(";
+  std::vector<std::string> flags;
+  for (std::size_t at = source.find(kCall); at != std::string_view::npos; at = source.find(kCall, at + 1)) {
+    std::size_t i = at + kCall.size();
+    std::string literal;
+    // The option strings come first: add_argument("--a", "-b", type=int, ...).
+    while (true) {
+      skip_blanks(source, i);
+      if (!string_literal(source, i, literal) || !literal.starts_with("-") || literal.size() < 2) break;
+      if (std::find(flags.begin(), flags.end(), literal) == flags.end()) flags.push_back(literal);
+      skip_blanks(source, i);
+      if (i >= source.size() || source[i] != ',') break;
+      ++i;
+    }
+  }
+  return flags;
+}
+
+}  // namespace parlint
