@@ -93,6 +93,24 @@ std::optional<std::string> framework_checkout(const std::string& script) {
   return found;
 }
 
+// Whether a Megatron arguments.py refuses to start (assert or raise) over CUDA_DEVICE_MAX_CONNECTIONS:
+// an assert or raise statement whose first lines name the variable. Megatron-LM asserts it for TP or
+// CP > 1 (megatron/training/arguments.py:1476-1478@d98e8a64ddf3); older versions raise for sequence
+// parallelism and the asynchronous all-reduce; a fork may have dropped the check altogether.
+bool checks_max_connections(std::string_view text) {
+  constexpr std::string_view kVar = "CUDA_DEVICE_MAX_CONNECTIONS";
+  for (std::size_t at = text.find(kVar); at != std::string_view::npos; at = text.find(kVar, at + 1)) {
+    // The three lines before the mention: the statement that carries it (its message may continue).
+    std::size_t from = at;
+    for (int lines = 0; lines < 4 && from > 0; --from)
+      if (text[from - 1] == '\n') ++lines;
+    std::string_view before = text.substr(from, at - from);
+    for (std::string_view word : {"assert ", "raise "})
+      if (before.find(word) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 struct Loaded {
   std::unique_ptr<SourceText> source;
   ParsedFile parsed;
@@ -144,6 +162,7 @@ class Resolver {
                     [](const RawJob& j) { return j.framework == Framework::kMegatronLM; }))
       in_deepspeed_fork = framework_checkout(file_.path) == std::optional<std::string>("Megatron-DeepSpeed");
     for (RawJob& job : file_.jobs) {
+      launched_argument_checks(job);
       if (in_deepspeed_fork && job.framework == Framework::kMegatronLM) {
         job.framework = Framework::kMegatronDeepSpeed;
         job.notes.push_back(
@@ -160,6 +179,24 @@ class Resolver {
   }
 
  private:
+  // A Megatron-LM launch from inside a Megatron checkout runs that checkout's argument checks: a fork
+  // that dropped the CUDA_DEVICE_MAX_CONNECTIONS check does not refuse to start without it (PL703).
+  void launched_argument_checks(RawJob& job) {
+    if (!megatron_lm_family(job.framework) || job.launch == LaunchKind::kNone || !job.gpu_entry_point) return;
+    if (!arguments_read_) {
+      arguments_read_ = true;
+      auto path = locate(file_.path, {"megatron/training/arguments.py", "megatron/arguments.py"}, reader_);
+      if (!path) return;
+      auto text = reader_.read(*path);
+      if (text && !checks_max_connections(*text)) unchecked_arguments_ = *path;
+    }
+    if (unchecked_arguments_.empty()) return;
+    job.argument_checks_without_max_connections = unchecked_arguments_;
+    job.notes.push_back(unchecked_arguments_ +
+                        " (the checkout this script runs from) never checks "
+                        "CUDA_DEVICE_MAX_CONNECTIONS");
+  }
+
   // A config the file inherits (NeMo-RL's `defaults: parent.yaml`), and what that one inherits: its facts
   // keep their keys (it is a config, not a launch) and lie below the file's own, the farthest lowest.
   void base_config(RawJob& job, std::string relative, std::vector<Fact>& below) {
@@ -286,6 +323,8 @@ class Resolver {
   const FileReader& reader_;
   WorkBudget* budget_;  // the referring file's: what it refers to is part of its cost
   std::map<std::string, Loaded> cache_;
+  bool arguments_read_ = false;
+  std::string unchecked_arguments_;  // the checkout's arguments.py, when it never checks the variable
 };
 
 }  // namespace

@@ -298,10 +298,23 @@ void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env
   if (i + 1 >= w.size() || ctx.nesting >= kMaxNesting) return;
   namespace fs = std::filesystem;
   std::string arg = w[i + 1].text;
+  // What the file exports is unknown once it cannot be read; a virtual or conda environment's
+  // activation script sets paths, not the job's environment.
+  auto unread = [&] {
+    std::string_view name = basename(arg);
+    if (name == "activate" || name == "conda.sh" || name == "mamba.sh" || name.ends_with("setup-env.sh") ||
+        arg.find("profile.d/") != std::string::npos || arg.ends_with("/etc/profile"))
+      return;
+    std::string shown = arg;
+    std::replace(shown.begin(), shown.end(), kUnknownByte, '?');
+    Location at = text_location(w[i + 1]);
+    if (at.range.valid()) shown += " (line " + std::to_string(at.range.start.line) + ")";
+    if (!ctx.unread_source) ctx.unread_source = shown;
+  };
   if (w[i + 1].unknown() || arg.find(kUnknownByte) != std::string::npos) {
     // source "${SCRIPT_DIR}/${VARIANT}/params.sh": the one file on disk that fits, if there is one.
     auto found = resolve_sourced_path(arg, kUnknownByte, fs::path(files_[0].path).parent_path().string());
-    if (!found) return;
+    if (!found) return unread();
     arg = *found;
   }
   std::vector<fs::path> candidates;
@@ -332,8 +345,10 @@ void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env
                                        static_cast<std::uint32_t>(s.text.size())));
     if (tree) walk_children(ts_tree_root_node(tree.get()), s, env, inner, 0);  // assignments flow back
     ctx.all_export = inner.all_export;
+    if (inner.unread_source && !ctx.unread_source) ctx.unread_source = inner.unread_source;
     return;
   }
+  unread();
 }
 
 }  // namespace parlint::shell

@@ -88,6 +88,8 @@ struct Context {
   bool in_loop = false;
   bool all_export = false;
   std::vector<std::string> source_stack;
+  // A file sourced here that could not be read ("env.sh (line 3)"): it may export any variable.
+  std::optional<std::string> unread_source;
 };
 
 struct Redirects {

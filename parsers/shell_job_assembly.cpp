@@ -16,6 +16,16 @@ std::optional<Fact> ShellParser::env_fact(Key key, const std::string& name, Env&
     const Var* e = env.find(name);
     if (e && (e->exported || ctx.all_export)) v = e;
   }
+  if (!v && ctx.unread_source) {
+    // Not set in the script, but a sourced file parlint could not read may export it.
+    Fact f;
+    f.key = key;
+    f.value = Value::unknown("not set in the script; " + *ctx.unread_source +
+                             ", sourced but not readable here, may export it");
+    f.origin = Origin::kEnv;
+    f.spelling = name;
+    return f;
+  }
   if (!v) return std::nullopt;
   Fact f;
   f.key = key;

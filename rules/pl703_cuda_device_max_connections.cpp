@@ -48,7 +48,11 @@ command, with its indentation. A launch inside a continued command line gets no 
 
 ## Framework behaviour
 Launches of checkpoint and data tools (merging or converting checkpoints, preparing data) are not
-checked: they do not start training. Megatron-LM refuses to start (`megatron/training/arguments.py:1477-1479@d98e8a64ddf3`, only before
+checked: they do not start training. A launch from inside a Megatron checkout (a fork) runs that
+checkout's own `megatron/training/arguments.py` (or `megatron/arguments.py`): parlint reads it, and
+when no assert or raise there names the variable, the fork does not refuse to start and nothing is
+reported (`plan` notes the file). A variable that a sourced file may export (a `source env.sh` that
+parlint cannot read) is unknown, and nothing is reported either. Megatron-LM refuses to start (`megatron/training/arguments.py:1477-1479@d98e8a64ddf3`, only before
 Blackwell: `get_device_arch_version() < 10`). Megatron-DeepSpeed (a launch with `--deepspeed` or its own
 flags) raises `RuntimeError: Using sequence parallelism requires setting the environment variable
 CUDA_DEVICE_MAX_CONNECTIONS to 1` only when sequence parallelism stays on, i.e. with SP and TP > 1; with
@@ -77,6 +81,8 @@ class CudaDeviceMaxConnections final : public Rule {
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (!megatron_lm_family(job.framework()) || job.launch() == LaunchKind::kNone) return;
     if (!job.gpu_entry_point()) return;  // checkpoint and data tools do not start training
+    // The launch runs from a fork whose arguments.py never checks the variable: nothing refuses.
+    if (!job.argument_checks_without_max_connections().empty()) return;
     if (!pre_blackwell(job.cluster().gpu)) return;
     auto tp = job.get_int(Key::kTensorModelParallelSize), cp = job.get_int(Key::kContextParallelSize);
     if (!tp || !cp || (*tp <= 1 && *cp <= 1)) return;
