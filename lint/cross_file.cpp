@@ -282,6 +282,7 @@ class Resolver {
       below.push_back(std::move(f));
     }
     if (job.framework == Framework::kUnknown) job.framework = base.framework;
+    if (base.settings_from_checkpoint) job.settings_from_checkpoint = true;
     if (job.launch == LaunchKind::kPython && base.framework == Framework::kNemo1)
       job.launch = LaunchKind::kLightning;
     job.notes.push_back("read " + *path + " (" + shown + ")");

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "parsers/deepspeed_config.h"
+#include "parsers/yaml_parser.h"
 
 namespace parlint::shell {
 
@@ -178,6 +179,19 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   job.under_srun = ctx.under_srun;
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
   job.gpu_entry_point = training_launch(l, entry, ta);
+  for (const Word& a : args) {  // pretrained_checkpoint.restore_from_path=/models/x.nemo
+    std::string_view t = a.text;
+    while (t.starts_with("+")) t.remove_prefix(1);
+    auto eq = t.find('=');
+    if (eq == std::string_view::npos || a.unknown) continue;
+    std::vector<std::string> path;
+    for (std::string_view key = t.substr(0, eq); !key.empty();) {
+      auto dot = key.find('.');
+      path.emplace_back(key.substr(0, dot));
+      key = dot == std::string_view::npos ? std::string_view{} : key.substr(dot + 1);
+    }
+    if (restores_checkpoint_config(path, t.substr(eq + 1))) job.settings_from_checkpoint = true;
+  }
   if (job.gpu_entry_point) report_missing_values(ta.missing_values, script);
   // A data-preparation script given a recipe (prepare_gpt_sft_packed_data.py --recipe NAME) reads its
   // dataset settings on a CPU: the recipe's layout is not what it runs.

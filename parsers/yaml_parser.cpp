@@ -14,6 +14,26 @@
 #include "parsers/omegaconf.h"
 
 namespace parlint {
+
+// A key that makes the model config come from a .nemo checkpoint, with the file's `model` section
+// merged on top: NeMo-Aligner's pretrained_checkpoint.restore_from_path (and a reward model's
+// rm_model_file), which every one of its trainers loads through load_and_override_model_config
+// (nemo_aligner/utils/utils.py:134-152, examples/nlp/gpt/train_gpt_dpo.py:51@af2b3bd96ad7) even when
+// the file leaves it null for the launch to fill in; a restore_from_path the launch must give (`???`,
+// NeMo 1's fine-tuning configs, merged by merge_cfg_with); and any restore_from_path set to a path.
+// Not an adapter's (peft.restore_from_path) or a dataset's.
+bool restores_checkpoint_config(const std::vector<std::string>& path, std::string_view value) {
+  if (path.empty()) return false;
+  const std::string& leaf = path.back();
+  if (leaf != "restore_from_path" && leaf != "rm_model_file") return false;
+  for (const auto& part : path)
+    if (part == "peft" || part == "data" || part.ends_with("_ds")) return false;
+  if (path.size() == 2 && path[0] == "pretrained_checkpoint") return true;
+  if (leaf == "rm_model_file" && path.size() == 1) return true;
+  if (leaf != "restore_from_path") return false;
+  return value != "null" && !value.empty() && value != "~";
+}
+
 namespace {
 
 // Bound on nodes visited per document, counting every alias expansion (real configs have a few thousand): an
@@ -278,8 +298,8 @@ class DocumentExtractor {
     }
     // NeMo 1 / NeMo-Aligner configs that restore a .nemo checkpoint take what they leave out from it.
     for (const Entry& e : entries_)
-      if (!e.path.empty() && e.path.back() == "restore_from_path" && e.node.IsScalar() &&
-          e.node.Scalar() != "null" && !e.node.Scalar().empty())
+      if ((e.node.IsScalar() || e.node.IsNull()) &&
+          restores_checkpoint_config(e.path, e.node.IsNull() ? std::string("null") : e.node.Scalar()))
         job.settings_from_checkpoint = true;
     OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
     // A key twice in one document: the later one wins (PyYAML; OmegaConf refuses the file). A value
