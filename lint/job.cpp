@@ -37,6 +37,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       under_slurm_(raw.under_slurm),
       under_srun_(raw.under_srun),
       gpu_entry_point_(raw.gpu_entry_point),
+      arguments_complete_(raw.arguments_complete),
       whole_nodes_(raw.whole_nodes),
       unrecognized_(raw.unrecognized),
       entry_script_(raw.entry_script),

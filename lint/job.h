@@ -62,6 +62,18 @@ class Job {
   // recipe and is not a helper editing a configuration passed in. A launch command never is (a flag may
   // hide in an expansion parlint cannot read).
   bool leaves_defaults() const { return launch_ == LaunchKind::kNone && !recipe_ && !edits_passed_config_; }
+  // What the job leaves out is the framework's or its recipe's known value: a config that leaves
+  // defaults, or a launch whose every argument parlint read (nothing hidden in $EXTRA_ARGS).
+  bool defaults_hold() const {
+    return leaves_defaults() || (launch_ != LaunchKind::kNone && arguments_complete_);
+  }
+  // The fact for `key` when its value can be relied on: written in a file, a recipe's table value, or a
+  // default that defaults_hold() says is what runs.
+  const Fact* reliable_fact(Key key) const {
+    const Fact* f = fact(key);
+    if (!f || !f->value.is_known()) return nullptr;
+    return f->location.in_file() || f->origin == Origin::kRecipeDefault || defaults_hold() ? f : nullptr;
+  }
   const std::string& description() const { return description_; }
 
   // The value that wins for `key`: written in a file, a framework default, or derived. nullptr when
@@ -136,7 +148,7 @@ class Job {
   std::array<bool, kKeyCount> written_{};
   std::vector<Conflict> conflicts_;
   LaunchKind launch_ = LaunchKind::kNone;
-  bool under_slurm_ = false, under_srun_ = false, gpu_entry_point_ = false;
+  bool under_slurm_ = false, under_srun_ = false, gpu_entry_point_ = false, arguments_complete_ = false;
   std::optional<Location> whole_nodes_;
   std::vector<UnrecognizedSetting> unrecognized_;
   std::string entry_script_;

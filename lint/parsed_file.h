@@ -68,9 +68,12 @@ struct RawJob {
   std::vector<Fact> facts;
   std::vector<Conflict> conflicts;
   LaunchKind launch = LaunchKind::kNone;
-  bool under_slurm = false;                       // inside an sbatch script or started by srun
-  bool under_srun = false;                        // started by srun (one copy per task)
-  bool gpu_entry_point = false;                   // a training entry point (GPU work), not a CPU helper
+  bool under_slurm = false;      // inside an sbatch script or started by srun
+  bool under_srun = false;       // started by srun (one copy per task)
+  bool gpu_entry_point = false;  // a training entry point (GPU work), not a CPU helper
+  // A launch whose every argument is known, or is the value of the flag before it: no flag can hide in
+  // an expansion parlint cannot read, so what the launch leaves out is the framework's default.
+  bool arguments_complete = false;
   std::optional<Location> whole_nodes;            // the allocation asks for whole nodes (--exclusive) here
   bool settings_from_checkpoint = false;          // restores a checkpoint that supplies what is left out
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing

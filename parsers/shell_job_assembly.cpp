@@ -179,6 +179,7 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   job.under_srun = ctx.under_srun;
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
   job.gpu_entry_point = training_launch(l, entry, ta);
+  job.arguments_complete = ta.arguments_complete;
   for (const Word& a : args) {  // pretrained_checkpoint.restore_from_path=/models/x.nemo
     std::string_view t = a.text;
     while (t.starts_with("+")) t.remove_prefix(1);

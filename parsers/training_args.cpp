@@ -14,10 +14,13 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
   ArgumentFacts facts;
   for (std::size_t i = 0; i < words.size(); ++i) {
     std::string_view t = words[i].text;
-    if (t.size() > 1 && t[0] == '-' && !std::isdigit(static_cast<unsigned char>(t[1])))
+    if (t.size() > 1 && t[0] == '-' && !std::isdigit(static_cast<unsigned char>(t[1]))) {
       i = read_option(words, i, out, facts);
-    else
-      read_override(words[i], out, facts);
+      continue;
+    }
+    // A run-time word that no option took as its value may hold any flags (key=<run-time> does not).
+    if (words[i].unknown && t.find('=') == std::string_view::npos) out.arguments_complete = false;
+    read_override(words[i], out, facts);
   }
   if (facts.config_name) {
     Word f = *facts.config_name;

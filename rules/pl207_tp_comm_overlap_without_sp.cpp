@@ -22,9 +22,11 @@ constexpr RuleInfo kInfo{
 ## What it does
 Reports `tp_comm_overlap` (`--tp-comm-overlap`, `comm_overlap.tp_comm_overlap`,
 `CommOverlapConfig(tp_comm_overlap=True)`, NeMo 2's `MegatronCommOverlapCallback(tp_comm_overlap=True)`)
-in a job that writes a tensor-parallel size of 1, or writes sequence parallelism off with TP > 1. A
-size left at its default is not reported: a launch can pass it in an expansion parlint cannot read
-(`$EXTRA_ARGS`).
+in a job whose tensor-parallel size is 1, or whose sequence parallelism is off with TP > 1. A value
+left out counts when it is known to be what runs: a recipe's, or the framework's default in a launch
+whose every argument parlint read (`--tp-comm-overlap` with TP 4 and no `--sequence-parallel`). With an
+expansion parlint cannot read among the arguments (`$EXTRA_ARGS`) the defaults are not judged: the
+expansion may set them.
 
 ## Why
 The overlap hides the all-gather and reduce-scatter of sequence-parallel activations behind the
@@ -76,10 +78,11 @@ class TpCommOverlapWithoutSp final : public Rule {
     Framework fw = job.framework();
     bool megatron_lm = fw == Framework::kMegatronLM;
     if (!megatron_lm && fw != Framework::kMegatronBridge && fw != Framework::kNemo2) return;
-    // Only sizes the job writes: a default could be replaced by a flag hidden in $EXTRA_ARGS.
-    auto tp = job.is_written(Key::kTensorModelParallelSize) ? job.get_int(Key::kTensorModelParallelSize)
-                                                            : std::nullopt;
-    auto sp = job.is_written(Key::kSequenceParallel) ? job.get_bool(Key::kSequenceParallel) : std::nullopt;
+    // Only values known to run: written, a recipe's, or a default of a launch whose every flag parlint
+    // read (a default could be replaced by a flag hidden in $EXTRA_ARGS).
+    auto tp = job.reliable_fact(Key::kTensorModelParallelSize) ? job.get_int(Key::kTensorModelParallelSize)
+                                                               : std::nullopt;
+    auto sp = job.reliable_fact(Key::kSequenceParallel) ? job.get_bool(Key::kSequenceParallel) : std::nullopt;
     std::string why;
     const Fact* cause = nullptr;
     if (tp && *tp < 2) {

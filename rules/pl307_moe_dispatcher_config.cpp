@@ -39,7 +39,9 @@ options that need one of them, as written in the job:
   VR200 or R100 profile the configuration is refused;
 - Megatron-Bridge's performance launcher refuses `hybridep` with EP > 72 on NVL72 systems.
 
-A setting left at its default is not judged (it may come from `$EXTRA_ARGS`), and a GPU check needs a
+A setting left at its default is not judged where it may come from `$EXTRA_ARGS`; a recipe's value, or a
+default of a launch whose every argument parlint read, is (`-ep 1` with the recipe's ETP 1 under DeepEP),
+and a GPU check needs a
 chosen profile (`--cluster`, the configuration, or the GPU a recipe's name targets): the default profile
 is never the reason for a finding.
 
@@ -194,11 +196,15 @@ class MoeDispatcherConfig final : public Rule {
       return;
     }
     // M1: DeepEP and NCCL-EP dispatch within the expert TP x EP group; one rank has no peer.
-    if (job.is_written(Key::kExpertModelParallelSize) && job.get_int(Key::kNumMoeExperts).value_or(0) > 0) {
+    // Sizes known to run: written, the recipe's, or defaults of a launch whose every flag was read.
+    if (job.reliable_fact(Key::kExpertModelParallelSize) &&
+        job.get_int(Key::kNumMoeExperts).value_or(0) > 0) {
       auto ep = job.get_int(Key::kExpertModelParallelSize);
       auto etp = job.is_written(Key::kExpertTensorParallelSize)  ? job.get_int(Key::kExpertTensorParallelSize)
                  : job.is_written(Key::kTensorModelParallelSize) ? job.get_int(Key::kTensorModelParallelSize)
-                                                                 : std::nullopt;
+                 : job.reliable_fact(Key::kExpertTensorParallelSize)
+                     ? job.get_int(Key::kExpertTensorParallelSize)
+                     : std::nullopt;
       if (ep && etp && *ep * *etp <= 1)
         report(
             backend,

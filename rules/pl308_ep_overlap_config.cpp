@@ -42,7 +42,10 @@ against what Megatron-Core requires of it:
 - no shared-expert overlap (`moe_shared_expert_overlap`), which the EP overlap replaces;
 - at most one MTP layer.
 
-It also reports `delay_wgrad_compute` written in a job that writes the EP overlap off.
+It also reports `delay_wgrad_compute` in a job whose EP overlap is off. Values the job leaves out
+(EP 1, the allgather dispatcher, no virtual pipeline, the overlap off) count where they are known to be
+what runs: a recipe's, or Megatron-LM's defaults in a launch whose every argument parlint read; an
+expansion parlint cannot read (`$EXTRA_ARGS`) may set them, and then they are not judged.
 
 Only values the job writes are judged. A missing VPP is reported for configuration files and recipes
 (where nothing else can add it) and when the job writes the virtual pipeline size as `None`; a launch
@@ -98,20 +101,29 @@ class EpOverlapConfig final : public Rule {
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     if (job.framework() == Framework::kMegatronDeepSpeed) return;
-    const Fact* overlap = job.fact_in_file(Key::kOverlapMoeExpertParallelComm);
+    // Values the job leaves out count where they are known to be what runs (Megatron-LM flags all read,
+    // a recipe's table): --delay-wgrad-compute alone has the overlap at its default, off.
+    const Fact* overlap = job.reliable_fact(Key::kOverlapMoeExpertParallelComm);
+    // Megatron-Core's and Megatron-LM's default is off (ModelParallelConfig; a store_true flag).
+    bool overlap_off = overlap ? overlap->value.as_bool() == false
+                               : job.defaults_hold() && !job.fact(Key::kOverlapMoeExpertParallelComm);
     if (const Fact* delay = job.fact_in_file(Key::kDelayWgradCompute);
-        delay && delay->value.as_bool() == true && overlap && overlap->value.as_bool() == false) {
+        delay && delay->value.as_bool() == true && overlap_off) {
       Finding f;
       f.location = delay->location;
       f.message = fmt::format(
           "delay_wgrad_compute is on but the EP all-to-all overlap is off ({}); Megatron-Core asserts "
           "\"overlap_moe_expert_parallel_comm must be enabled when enabling delay_wgrad_compute\"",
-          describe_source(*overlap, job.path()));
+          overlap ? describe_source(*overlap, job.path())
+                  : std::string(job.framework() == Framework::kMegatronLM
+                                    ? "--overlap-moe-expert-parallel-comm is not given"
+                                    : "its default"));
       f.help = "turn overlap_moe_expert_parallel_comm on, or remove delay_wgrad_compute";
-      f.related = related_locations(*overlap, "overlap turned off here");
+      if (overlap && overlap->location.in_file())
+        f.related = related_locations(*overlap, "overlap turned off here");
       out.push_back(std::move(f));
     }
-    if (!overlap || overlap->value.as_bool() != true) return;
+    if (!overlap || overlap->value.as_bool() != true || !overlap->location.in_file()) return;
 
     const char* who = job.framework() == Framework::kMegatronBridge ? "Megatron-Bridge" : "Megatron-Core";
     auto report = [&](const Fact* cause, std::string why, std::string quote, std::string help) {
@@ -126,18 +138,18 @@ class EpOverlapConfig final : public Rule {
     };
     auto src = [&](const Fact* f) { return describe_source(*f, job.path()); };
 
-    if (const Fact* ep = job.fact_in_file(Key::kExpertModelParallelSize);
+    if (const Fact* ep = job.reliable_fact(Key::kExpertModelParallelSize);
         ep && ep->value.as_int() && *ep->value.as_int() <= 1)
       return report(ep, fmt::format("EP={} ({})", *ep->value.as_int(), src(ep)),
                     "overlap_moe_expert_parallel_comm is only supported with expert model parallelism",
                     "set expert_model_parallel_size > 1, or turn the overlap off");
-    if (const Fact* d = job.fact_in_file(Key::kMoeTokenDispatcherType);
+    if (const Fact* d = job.reliable_fact(Key::kMoeTokenDispatcherType);
         d && d->value.kind() == Value::Kind::kString && d->value.text() != "alltoall" &&
         d->value.text() != "flex")
       return report(d, fmt::format("the token dispatcher is {} ({})", d->value.text(), src(d)),
                     "overlap_moe_expert_parallel_comm is supported with alltoall/flex token dispatcher",
                     "use moe_token_dispatcher_type alltoall or flex");
-    if (const Fact* pp = job.fact_in_file(Key::kPipelineModelParallelSize);
+    if (const Fact* pp = job.reliable_fact(Key::kPipelineModelParallelSize);
         pp && pp->value.as_int() && *pp->value.as_int() > 1 && no_virtual_pipeline(job))
       return report(pp,
                     fmt::format("PP={} ({}) runs without a virtual pipeline", *pp->value.as_int(), src(pp)),
@@ -165,14 +177,15 @@ class EpOverlapConfig final : public Rule {
                     "use at most one MTP layer with the overlap");
   }
 
-  // No virtual pipeline: VPP written as None, or a configuration object (where nothing else can add it)
-  // that sets none of VPP, layers per virtual stage or a layout.
+  // No virtual pipeline: VPP written as None, or a job whose defaults hold (a configuration object, a
+  // launch whose every flag was read) that sets none of VPP, layers per virtual stage or a layout.
   static bool no_virtual_pipeline(const Job& job) {
     if (job.fact(Key::kPipelineModelParallelLayout) || job.fact(Key::kNumLayersPerVirtualPipelineStage))
       return false;
     const Fact* vpp = job.fact(Key::kVirtualPipelineModelParallelSize);
-    if (vpp) return vpp->location.in_file() && vpp->value.kind() == Value::Kind::kNull;
-    return job.leaves_defaults();
+    if (vpp)
+      return (vpp->location.in_file() || job.defaults_hold()) && vpp->value.kind() == Value::Kind::kNull;
+    return job.defaults_hold();
   }
 };
 

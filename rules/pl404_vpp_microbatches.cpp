@@ -12,6 +12,8 @@ namespace PARLINT_UNITY_ID {
 constexpr Key kReads[] = {Key::kTensorModelParallelSize,
                           Key::kPipelineModelParallelSize,
                           Key::kVirtualPipelineModelParallelSize,
+                          Key::kNumLayersPerVirtualPipelineStage,
+                          Key::kNumLayers,
                           Key::kContextParallelSize,
                           Key::kMicrobatchGroupSizePerVpStage,
                           Key::kGlobalBatchSize,
@@ -29,7 +31,8 @@ constexpr RuleInfo kInfo{
 ## What it does
 With the interleaved schedule (PP > 1 and VPP), checks the number of microbatches per step,
 M = GBS / (MBS·DP), against the schedule's group size g (`microbatch_group_size_per_vp_stage`, default
-PP): PP ≤ g ≤ M, and M % g is 0 or at least PP.
+PP): PP ≤ g ≤ M, and M % g is 0 or at least PP. VPP is the job's, or Megatron-LM's
+`(num_layers / PP) / --num-layers-per-virtual-pipeline-stage`.
 
 ## Why
 The interleaved schedule runs microbatches in groups of g per virtual stage. Megatron-Core raises at the
@@ -84,6 +87,15 @@ class VppMicrobatches final : public Rule {
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto pp = job.get_int(Key::kPipelineModelParallelSize),
          vpp = job.get_int(Key::kVirtualPipelineModelParallelSize);
+    // Megatron-LM's --num-layers-per-virtual-pipeline-stage: VPP = (layers / PP) / layers per chunk
+    // (megatron/training/arguments.py, validate_args).
+    const Fact* per_chunk = job.fact(Key::kNumLayersPerVirtualPipelineStage);
+    if ((!vpp || *vpp <= 1) && pp && *pp > 1 && per_chunk && per_chunk->location.in_file()) {
+      auto per = per_chunk->value.as_int();
+      auto layers = job.get_int(Key::kNumLayers);
+      if (per && *per > 0 && layers && *layers % *pp == 0 && (*layers / *pp) % *per == 0)
+        vpp = *layers / *pp / *per;
+    }
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
     if (!pp || *pp <= 1 || !vpp || *vpp <= 1 || !gbs || !mbs || *mbs <= 0) return;
     auto dp = job.data_parallel();
@@ -105,8 +117,9 @@ class VppMicrobatches final : public Rule {
                             ? fmt::format("microbatch_group_size_per_vp_stage={}", g)
                             : fmt::format("the default group of PP={} microbatches", g);
     Finding f;
-    f.location = gbs_fact->location.in_file() ? gbs_fact->location
-                                              : job.fact(Key::kVirtualPipelineModelParallelSize)->location;
+    const Fact* vpp_fact = job.fact(Key::kVirtualPipelineModelParallelSize);
+    if (!vpp_fact || !vpp_fact->location.in_file()) vpp_fact = per_chunk ? per_chunk : vpp_fact;
+    f.location = gbs_fact->location.in_file() ? gbs_fact->location : vpp_fact->location;
     if (!range_ok)
       f.message = fmt::format(
           "the interleaved schedule (PP={}, VPP={}) runs {} per virtual stage, but a step has only "
