@@ -191,6 +191,16 @@ std::vector<RecipeInfo> read_bridge_recipes(const YAML::Node& root, std::vector<
         h->layout_builder = r.layout_builder;
         h->layout_pairs = r.layout_pairs;
       }
+      // The model settings the recipe writes itself (DeepSeek-V3's mtp_num_layers = 1), which the
+      // hand-checked row does not list.
+      for (const auto& w : n["written"]) {
+        std::string name = w.first.as<std::string>();
+        if (!parlint::key_from_name(name))
+          throw std::runtime_error("recipe " + r.function + ": unknown setting " + name);
+        auto known = [&](const auto& e) { return e.first == name; };
+        if (std::none_of(h->written.begin(), h->written.end(), known))
+          h->written.emplace_back(name, w.second.as<std::int64_t>());
+      }
       continue;
     }
     // The model it loads; the benchmark recipe of a name the library defines too trains the same model.

@@ -218,12 +218,39 @@ void Job::sync_bridge_distributed_optimizer(const std::vector<Fact>& facts) {
 // recipe without a layout builder keeps its first/last-stage layer counts only while they still fit the
 // new PP; otherwise it drops them and the layers split evenly.
 void Job::sync_recipe_runner_stages() {
-  if (!recipe_runner_ || !recipe_->layout_builder.empty()) return;
+  if (!recipe_runner_) return;
   auto slot = [&](Key k) -> std::optional<Fact>& { return values_[static_cast<std::size_t>(k)]; };
   auto by_launch = [&](Key k) {
     const auto& s = slot(k);
     return s && s->origin != Origin::kRecipeDefault && s->location.path == path_;
   };
+  // A recipe with a layout builder gets a new layout for the PP and VP given on the command line, when
+  // the builder has one for that pair (else it raises: PL402). Which layout is the builder's: unknown,
+  // but not the even split of the layers over PP that the recipe's defaults would suggest.
+  if (!recipe_->layout_builder.empty()) {
+    if (!(by_launch(Key::kPipelineModelParallelSize) || by_launch(Key::kVirtualPipelineModelParallelSize)) ||
+        by_launch(Key::kPipelineModelParallelLayout))
+      return;
+    auto pp = slot(Key::kPipelineModelParallelSize) ? slot(Key::kPipelineModelParallelSize)->value.as_int()
+                                                    : std::optional<std::int64_t>(1);
+    const auto& vp_slot = slot(Key::kVirtualPipelineModelParallelSize);
+    auto vp = vp_slot && vp_slot->value.kind() != Value::Kind::kNull ? vp_slot->value.as_int()
+                                                                    : std::optional<std::int64_t>(1);
+    if (!pp || !vp) return;
+    bool known_pair = std::any_of(recipe_->layout_pairs.begin(), recipe_->layout_pairs.end(),
+                                  [&](const auto& p) { return p.first == *pp && p.second == *vp; });
+    if (!known_pair) return;
+    Fact layout = default_fact(Key::kPipelineModelParallelLayout,
+                               Value::unknown(fmt::format("built by the recipe's {}() for PP={}, VP={} "
+                                                          "(run_recipe.py rebuilds it, recipe_runner.py:373-427)",
+                                                          recipe_->layout_builder, *pp, *vp)),
+                               "");
+    layout.origin = Origin::kRecipeDefault;
+    slot(Key::kPipelineModelParallelLayout) = std::move(layout);
+    for (Key k : {Key::kNumLayersInFirstPipelineStage, Key::kNumLayersInLastPipelineStage})
+      if (slot(k) && !by_launch(k)) slot(k).reset();
+    return;
+  }
   if (!by_launch(Key::kPipelineModelParallelSize) || slot(Key::kPipelineModelParallelLayout)) return;
   auto& first = slot(Key::kNumLayersInFirstPipelineStage);
   auto& last = slot(Key::kNumLayersInLastPipelineStage);

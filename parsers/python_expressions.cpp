@@ -16,6 +16,34 @@ PyVal PythonParser::arithmetic(const PyVal& a, std::string_view op, const PyVal&
   out.weak = a.weak || b.weak;
   out.weak_note = a.weak ? a.weak_note : b.weak_note;
   auto x = a.value.as_int(), y = b.value.as_int();
+  // Lists: ["decoder"] * 15 + ["mtp"] (a pipeline layout written stage by stage), bounded so that
+  // [0] * 10**9 costs nothing.
+  constexpr std::size_t kMaxListItems = 4096;
+  const bool list_a = a.value.kind() == Value::Kind::kList, list_b = b.value.kind() == Value::Kind::kList;
+  if (op == "+" && list_a && list_b) {
+    if (a.value.items().size() + b.value.items().size() > kMaxListItems) {
+      out.value = Value::unknown("a list longer than parlint follows");
+      return out;
+    }
+    std::vector<Value> items = a.value.items();
+    items.insert(items.end(), b.value.items().begin(), b.value.items().end());
+    out.value = Value::list(std::move(items));
+    return out;
+  }
+  if (op == "*" && (list_a ? y.has_value() : list_b && x.has_value())) {
+    const Value& list = list_a ? a.value : b.value;
+    std::int64_t times = list_a ? *y : *x;
+    if (times < 0) times = 0;
+    if (!list.items().empty() && static_cast<std::uint64_t>(times) > kMaxListItems / list.items().size()) {
+      out.value = Value::unknown("a list longer than parlint follows");
+      return out;
+    }
+    std::vector<Value> items;
+    for (std::int64_t k = 0; k < times; ++k)
+      items.insert(items.end(), list.items().begin(), list.items().end());
+    out.value = Value::list(std::move(items));
+    return out;
+  }
   if (!x || !y) {
     if (op == "+" && a.value.kind() == Value::Kind::kString && b.value.kind() == Value::Kind::kString) {
       out.value = Value::string(a.value.text() + b.value.text());
