@@ -166,6 +166,19 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   describes_model_ =
       get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
   apply_defaults(options);
+  // A launch passes words parlint cannot read where flags could stand ($EXTRA_ARGS): any default may
+  // be replaced by them, so none is what surely runs (DESIGN: unknown values never fire).
+  if (launch_ != LaunchKind::kNone && !arguments_complete_ && !raw.unread_arguments.empty()) {
+    for (auto& slot : values_)
+      if (slot && slot->origin == Origin::kFrameworkDefault && !slot->location.in_file() &&
+          slot->value.is_known()) {
+        slot->value = Value::unknown(slot->spelling.empty()
+                                         ? "a default, unless " + raw.unread_arguments + " sets it"
+                                         : slot->spelling + ", unless " + raw.unread_arguments + " sets it");
+      }
+    notes_.push_back("the framework defaults of this launch are unknown: " + raw.unread_arguments +
+                     " may set any of them");
+  }
   derive();
 }
 
@@ -235,16 +248,17 @@ void Job::sync_recipe_runner_stages() {
                                                     : std::optional<std::int64_t>(1);
     const auto& vp_slot = slot(Key::kVirtualPipelineModelParallelSize);
     auto vp = vp_slot && vp_slot->value.kind() != Value::Kind::kNull ? vp_slot->value.as_int()
-                                                                    : std::optional<std::int64_t>(1);
+                                                                     : std::optional<std::int64_t>(1);
     if (!pp || !vp) return;
     bool known_pair = std::any_of(recipe_->layout_pairs.begin(), recipe_->layout_pairs.end(),
                                   [&](const auto& p) { return p.first == *pp && p.second == *vp; });
     if (!known_pair) return;
-    Fact layout = default_fact(Key::kPipelineModelParallelLayout,
-                               Value::unknown(fmt::format("built by the recipe's {}() for PP={}, VP={} "
-                                                          "(run_recipe.py rebuilds it, recipe_runner.py:373-427)",
-                                                          recipe_->layout_builder, *pp, *vp)),
-                               "");
+    Fact layout =
+        default_fact(Key::kPipelineModelParallelLayout,
+                     Value::unknown(fmt::format("built by the recipe's {}() for PP={}, VP={} "
+                                                "(run_recipe.py rebuilds it, recipe_runner.py:373-427)",
+                                                recipe_->layout_builder, *pp, *vp)),
+                     "");
     layout.origin = Origin::kRecipeDefault;
     slot(Key::kPipelineModelParallelLayout) = std::move(layout);
     for (Key k : {Key::kNumLayersInFirstPipelineStage, Key::kNumLayersInLastPipelineStage})

@@ -74,6 +74,9 @@ struct RawJob {
   // A launch whose every argument is known, or is the value of the flag before it: no flag can hide in
   // an expansion parlint cannot read, so what the launch leaves out is the framework's default.
   bool arguments_complete = false;
+  // When a run-time word may hold flags: what it is ("an argument known only at run time (line 4: ...)");
+  // the framework defaults of such a launch are unknown, since the word may set any of them.
+  std::string unread_arguments;
   std::optional<Location> whole_nodes;            // the allocation asks for whole nodes (--exclusive) here
   bool settings_from_checkpoint = false;          // restores a checkpoint that supplies what is left out
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing

@@ -180,6 +180,13 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
   job.gpu_entry_point = training_launch(l, entry, ta);
   job.arguments_complete = ta.arguments_complete;
+  if (ta.unread_argument) {
+    const Word& u = *ta.unread_argument;
+    job.unread_arguments = "an argument known only at run time";
+    if (u.location.range.valid())
+      job.unread_arguments += " at line " + std::to_string(u.location.range.start.line);
+    if (!u.unknown_reason.empty()) job.unread_arguments += " (" + u.unknown_reason + ")";
+  }
   for (const Word& a : args) {  // pretrained_checkpoint.restore_from_path=/models/x.nemo
     std::string_view t = a.text;
     while (t.starts_with("+")) t.remove_prefix(1);

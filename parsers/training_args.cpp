@@ -19,7 +19,10 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
       continue;
     }
     // A run-time word that no option took as its value may hold any flags (key=<run-time> does not).
-    if (words[i].unknown && t.find('=') == std::string_view::npos) out.arguments_complete = false;
+    if (words[i].unknown && t.find('=') == std::string_view::npos) {
+      if (out.arguments_complete) out.unread_argument = words[i];
+      out.arguments_complete = false;
+    }
     read_override(words[i], out, facts);
   }
   if (facts.config_name) {

@@ -28,7 +28,8 @@ struct TrainingArgs {
   // Every word was read: none known only at run time stands where a flag could (a $EXTRA_ARGS that is
   // not the value of the option before it).
   bool arguments_complete = true;
-  std::optional<Word> recipe;  // --recipe NAME (Megatron-Bridge run_recipe.py)
+  std::optional<Word> unread_argument;  // the first such word, when there is one
+  std::optional<Word> recipe;           // --recipe NAME (Megatron-Bridge run_recipe.py)
   // run_recipe.py --model STEM --mode MODE: the library recipe STEM_<task>_config
   // (scripts/training/run_recipe.py:170, 418-420@067f987df03b). Only a launch of run_recipe.py reads them.
   std::optional<Word> recipe_stem, mode;
