@@ -42,6 +42,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       unrecognized_(raw.unrecognized),
       entry_script_(raw.entry_script),
       no_max_connections_check_(raw.argument_checks_without_max_connections),
+      role_(raw.role),
       notes_(raw.notes),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()),
       megatron_core_(options.megatron_core),

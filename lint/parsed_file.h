@@ -92,6 +92,8 @@ struct RawJob {
   std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)
   std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
   std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`
+  // One of several jobs a launch starts (verl's "actor", "critic", "reference"): its findings name it.
+  std::string role;
   // The Megatron checkout the launching script sits in, when its arguments.py never checks
   // CUDA_DEVICE_MAX_CONNECTIONS (a fork that dropped the check): that file's path.
   std::string argument_checks_without_max_connections;

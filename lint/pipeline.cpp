@@ -49,6 +49,12 @@ namespace {
 // inherits its values, a launch that reads a config file) names that job and relates it (DESIGN
 // "Findings inherited through calls").
 void name_the_job(Finding& f, const Job& job) {
+  // One of several roles a launch starts (verl's actor, critic, ...): every finding says which.
+  if (!job.role().empty() && f.location.in_file()) {
+    f.holds_for = job.description();
+    f.holds_for_at = {job.path(), {job.range().start, job.range().start}};
+    return;
+  }
   // Recipe functions only (their extent is known): a launch's settings are written around it (TP=16
   // above the torchrun line), and a module-level object's keywords are part of it.
   const SourceRange& extent = job.extent();

@@ -34,6 +34,7 @@
 #include "parsers/tree_sitter_fields.h"
 #include "parsers/tree_sitter_languages.h"
 #include "parsers/tree_sitter_tree.h"
+#include "parsers/verl_roles.h"
 
 namespace parlint::shell {
 
@@ -458,6 +459,9 @@ class ShellParser {
 
   void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
             Context& ctx);
+  // One job of a launch; `role` when the launch builds several (verl's actor, critic, ...).
+  void emit_job(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
+                Context& ctx, std::vector<Word> args, const VerlRole* role);
 
   std::vector<File> files_;
   std::map<std::string, ShellText> written_files_;  // files the script writes from a here-document

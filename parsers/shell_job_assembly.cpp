@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "parsers/deepspeed_config.h"
+#include "parsers/verl_roles.h"
 #include "parsers/yaml_parser.h"
 
 namespace parlint::shell {
@@ -159,9 +160,21 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   std::vector<Word> args;
   for (std::size_t k = l.entry + 1; k < w.size(); ++k) args.push_back(to_word(w[k]));
   // verl (python -m verl.trainer.main_ppo ...): a Ray driver that starts the workers itself; its Hydra
-  // overrides are verl's own keys, with the Megatron-Core fields under actor_rollout_ref.actor.megatron.
+  // overrides are verl's own keys, with the Megatron-Core fields under each role's megatron section.
+  // Each role it builds with the Megatron back end is a job of its own.
+  if (l.module && entry.starts_with("verl.")) {
+    std::vector<VerlRole> roles = verl_roles(args);
+    if (roles.empty()) return emit_job(l, w, where, env, overlay, ctx, verl_overrides(args), nullptr);
+    for (auto& r : roles) emit_job(l, w, where, env, overlay, ctx, r.args, &r);
+    return;
+  }
+  emit_job(l, w, where, env, overlay, ctx, std::move(args), nullptr);
+}
+
+void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,
+                           Env& overlay, Context& ctx, std::vector<Word> args, const VerlRole* role) {
+  std::string entry = w[l.entry].text;
   bool ray_driver = l.module && entry.starts_with("verl.");
-  if (ray_driver) args = verl_overrides(args);
   TrainingArgs ta = parse_training_args(args);
 
   RawJob job;
@@ -215,7 +228,7 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   if (ray_driver) {
     job.launch = LaunchKind::kNone;  // one driver process; Ray places the workers on the GPUs
     job.framework = Framework::kVerl;
-    job.description = entry + " (verl, Ray)";
+    job.description = role ? "verl " + role->name + " (" + entry + ", Megatron)" : entry + " (Ray)";
     job.notes.push_back(
         "verl starts its workers through Ray: the GPUs are trainer.nnodes x trainer.n_gpus_per_node");
   }
@@ -244,6 +257,13 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   }
   if (job.framework == Framework::kMegatronDeepSpeed) deepspeed_config(args, job);
   for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));
+  if (role) {
+    job.role = role->name;
+    for (const auto& c : role->ignored) job.conflicts.push_back(c);
+    for (Fact& f : job.facts)  // as the launch writes them, not as parlint reads them
+      for (const auto& [range, spelling] : role->spelled)
+        if (f.origin == Origin::kOverride && f.location.range == range) f.spelling = spelling;
+  }
   job.unrecognized = std::move(ta.unrecognized);
   for (Key key : environment_variable_keys())
     if (auto f = env_fact(key, std::string(key_name(key)), env, overlay, ctx))

@@ -22,6 +22,11 @@ constexpr RuleInfo kInfo{"PL503",
 ## What it does
 Checks that the global batch splits into whole microbatches on every data-parallel rank.
 
+For verl's Megatron actor the batch is `data.train_batch_size x actor_rollout_ref.rollout.n` and the
+micro-batch `ppo_micro_batch_size_per_gpu`: verl's own `validate_config` refuses the run before starting
+its workers when one does not split into the other over DP (`verl/utils/config.py:87-113@b178a3cd56f5`;
+not checked with `use_dynamic_bsz`).
+
 ## Why
 The microbatch calculator asserts "global batch size (GBS) is not divisible by micro batch size (MBS)
 times data parallel size (DP)" (Megatron-LM, Megatron-Bridge and NeMo all use it).
@@ -82,6 +87,16 @@ class BatchDivisibility final : public Rule {
         "calculator asserts \"global batch size ({}) is not divisible by micro batch size ({}) times "
         "data parallel size ({})\"",
         *gbs, *mbs, *dp, unit, *gbs, *mbs, *dp);
+    // verl's own check of the actor's batch (verl/utils/config.py:87-113@b178a3cd56f5): the rollout's
+    // samples per step against ppo_micro_batch_size_per_gpu per data-parallel rank.
+    const bool verl = job.framework() == Framework::kVerl;
+    if (verl)
+      f.message = fmt::format(
+          "{} = {} is not a multiple of ppo_micro_batch_size_per_gpu·DP = {}·{} = {}; verl's validate_config "
+          "asserts \"real_train_batch_size ({}) must be divisible by minimal possible batch size ({})\" "
+          "before "
+          "it starts the workers",
+          gbs_fact->spelling, *gbs, *mbs, *dp, unit, *gbs, unit);
     std::vector<std::int64_t> near;
     if (*gbs / unit > 0) near.push_back(*gbs / unit * unit);
     near.push_back((*gbs / unit + 1) * unit);
@@ -89,7 +104,10 @@ class BatchDivisibility final : public Rule {
     // Unsafe: the batch size changes the optimisation. The nearest multiple, the smaller one on a tie.
     std::int64_t to = near.back();
     if (near.size() == 2 && *gbs - near.front() <= near.back() - *gbs) to = near.front();
-    if (gbs_fact->location.in_file() && !f.weak)
+    if (verl)
+      f.help = fmt::format("make data.train_batch_size x rollout.n a multiple of {} (e.g. {})", unit,
+                           join_numbers(near, " or "));
+    if (gbs_fact->location.in_file() && !f.weak && !verl)
       f.fix = FixRequest{FixApplicability::kUnsafe,
                          fmt::format("set global_batch_size to {}", to),
                          {set_value(*gbs_fact, Value::integer(to))}};

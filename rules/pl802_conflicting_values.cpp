@@ -17,6 +17,12 @@ Reports one setting given two different values in one place: twice in one launch
 spellings, e.g. `-tp 2` and `model.tensor_model_parallel_size=4`), twice in one YAML mapping, or twice
 in one function. It says which value wins.
 
+verl (`python -m verl.trainer.main_ppo`) builds the reference model and the critic in the actor's
+processes, on the Megatron groups the actor sets up (`verl/workers/megatron_workers.py:273-293@b178a3cd56f5`;
+their TransformerConfig takes the sizes from those groups, `verl/models/mcore/config_converter.py:77-82`).
+A size under `critic.megatron.` or `actor_rollout_ref.ref.megatron.` that differs from the actor's is
+reported at that setting: it does not take effect.
+
 ## Why
 Only one value takes effect — the later override, the later spelling — and the other is dead text that
 misleads the next reader (and sometimes the writer). A key written twice in one YAML mapping is worse:
@@ -56,8 +62,32 @@ reconciles (`ddp.use_distributed_optimizer` and `optimizer.use_distributed_optim
 class ConflictingValues final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  // verl builds the reference and critic in the actor's processes, on the Megatron groups the actor set
+  // up (megatron_workers.py:273-293@b178a3cd56f5): a size under their own megatron section is not applied.
+  static bool verl_role_size(const Conflict& c, const Job& job, std::vector<Finding>& out) {
+    if (job.framework() != Framework::kVerl || !c.loser.location.in_file()) return false;
+    const std::string& s = c.loser.spelling;
+    if (!s.starts_with("critic.megatron.") && !s.starts_with("actor_rollout_ref.ref.megatron.")) return false;
+    Finding f;
+    f.location = c.loser.location;
+    std::string runs =
+        c.winner.location.in_file()
+            ? fmt::format("{}={} ({} at line {})", key_name(c.winner.key), c.winner.value.to_string(),
+                          c.winner.spelling, c.winner.location.range.start.line)
+            : fmt::format("the actor's {} (its default)", key_name(c.winner.key));
+    f.message = fmt::format(
+        "{}={} does not take effect: verl builds the {} in the actor's processes, on the Megatron groups the "
+        "actor set up, so it runs with {}",
+        s, c.loser.value.to_string(), s.starts_with("critic.") ? "critic" : "reference model", runs);
+    f.help = "remove it, or set the actor's value if that is the layout you want for every role";
+    if (c.winner.location.in_file()) f.related.push_back({c.winner.location, "the value that runs"});
+    out.push_back(std::move(f));
+    return true;
+  }
+
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     for (const Conflict& c : job.conflicts()) {
+      if (verl_role_size(c, job, out)) continue;
       if (!c.winner.location.in_file()) continue;
       // `x = None` then `x = 10000` only fills in a value left unset: nothing is overridden.
       if (c.loser.value.kind() == Value::Kind::kNull || c.winner.value.kind() == Value::Kind::kNull) continue;
