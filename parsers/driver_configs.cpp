@@ -30,6 +30,86 @@ const DriverKey* find(const std::vector<DriverKey>& keys, std::initializer_list<
   return nullptr;
 }
 
+std::optional<std::int64_t> int_of(const DriverKey* k) {
+  if (!k || k->scalar.empty() || k->scalar.size() > 9 ||
+      k->scalar.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoll(k->scalar);
+}
+
+// NeMo-RL's train/inference split with non-colocated generation (nemo_rl/algorithms/grpo.py:862-915
+// @7ea279abfbeb): one node gives the generation some of its GPUs; several nodes give it whole nodes.
+// Only when the file writes every term; a reward model or distillation teachers take GPUs too.
+void non_colocated_split(const std::vector<DriverKey>& keys, DriverConfig& out) {
+  // Other consumers of the cluster make the policy's share unknown: a reward model or distillation
+  // teachers (grpo.py:772-805), NeMo Gym's environment servers (placed by the launch), any other
+  // resources block.
+  for (const auto& k : keys) {
+    const auto& p = *k.path;
+    if (starts_with(p, {"env", "reward_model"}) || starts_with(p, {"on_policy_distillation"}) ||
+        starts_with(p, {"env", "nemo_gym"}) || starts_with(p, {"teacher"}))
+      return;
+    bool size_key = !p.empty() && (p.back() == "num_nodes" || p.back() == "gpus_per_node");
+    if (size_key && !starts_with(p, {"cluster"}) &&
+        !starts_with(p, {"policy", "generation", "colocated", "resources"}))
+      return;
+  }
+  auto nodes = int_of(find(keys, {"cluster", "num_nodes"}));
+  auto gpus = int_of(find(keys, {"cluster", "gpus_per_node"}));
+  const DriverKey* rn_key = find(keys, {"policy", "generation", "colocated", "resources", "num_nodes"});
+  const DriverKey* rg_key = find(keys, {"policy", "generation", "colocated", "resources", "gpus_per_node"});
+  auto rn = int_of(rn_key), rg = int_of(rg_key);
+  auto is_null = [](const DriverKey* k) { return !k || k->scalar.empty() || k->scalar == "null"; };
+  if (!nodes || !gpus) return;
+  if (*nodes == 1) {
+    if (!rg || *rg <= 0) {
+      if (is_null(rg_key))
+        out.refusal =
+            "policy.generation.colocated.resources.gpus_per_node must be explicitly set to a value > 0 "
+            "when policy_nodes = 1 and inference is non-colocated";
+      return;
+    }
+    if (rn && *rn != 1) {
+      out.refusal =
+          "policy.generation.colocated.resources.num_nodes must be 1 or set to null when policy_nodes = "
+          "1 and inference is non-colocated";
+      return;
+    }
+    if (*gpus - *rg <= 0) {
+      out.refusal = "No enough GPUs for training, train_gpus_per_node:" + std::to_string(*gpus - *rg) +
+                    " = cluster_config['gpus_per_node']:" + std::to_string(*gpus) +
+                    " - inference_gpus_per_node:" + std::to_string(*rg);
+      return;
+    }
+    out.train_nodes = 1;
+    out.train_gpus_per_node = *gpus - *rg;
+    out.nodes_from = "cluster.num_nodes";
+    out.gpus_from = "cluster.gpus_per_node - policy.generation.colocated.resources.gpus_per_node";
+    return;
+  }
+  if (!rn || *rn <= 0 || !rg) {
+    if (rn_key && rn && *rn <= 0)
+      out.refusal =
+          "policy.generation.colocated.resources.num_nodes must be > 0 when cluster.num_nodes > 1 and "
+          "inference is non-colocated";
+    return;
+  }
+  if (*rg != *gpus) {
+    out.refusal =
+        "policy.generation.colocated.resources.gpus_per_node must be explicitly set and equal to "
+        "cluster.gpus_per_node when cluster.num_nodes > 1 and inference is non-colocated";
+    return;
+  }
+  if (*nodes - *rn <= 0) {
+    out.refusal = "Non-colocated mode requires train_nodes > 0 and inference_nodes > 0";
+    return;
+  }
+  out.train_nodes = *nodes - *rn;
+  out.train_gpus_per_node = *gpus;
+  out.nodes_from = "cluster.num_nodes - policy.generation.colocated.resources.num_nodes";
+  out.gpus_from = "cluster.gpus_per_node";
+}
+
 std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   bool megatron = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
     return starts_with(*k.path, {"policy", "megatron_cfg"});
@@ -46,6 +126,7 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   if (const DriverKey* m = find(keys, {"policy", "model_name"})) out.model = m->scalar;
   const DriverKey* colocated = find(keys, {"policy", "generation", "colocated", "enabled"});
   out.world_unknown = colocated && falsy(colocated->scalar);
+  if (out.world_unknown) non_colocated_split(keys, out);
   for (auto& k : keys) {
     auto& p = *k.path;
     if (starts_with(p, {"policy", "megatron_cfg"}) && p.size() > 2) {

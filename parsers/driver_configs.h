@@ -35,6 +35,12 @@ struct DriverConfig {
   bool world_unknown = false;  // the job gets part of the cluster only (non-colocated generation)
   bool not_megatron = false;   // the config runs another backend (DTensor, FSDP): no Megatron job
   std::optional<bool> megatron_on = std::nullopt;  // the config's own Megatron switch, when it writes one
+  // NeMo-RL with generation on GPUs of its own: the policy's share of the cluster, as grpo.setup splits it
+  // (nemo_rl/algorithms/grpo.py:862-915@7ea279abfbeb), when the file gives every term; else world_unknown.
+  std::optional<std::int64_t> train_nodes = std::nullopt, train_gpus_per_node = std::nullopt;
+  // How each was computed ("cluster.num_nodes - policy.generation.colocated.resources.num_nodes").
+  std::string nodes_from = {}, gpus_from = {};
+  std::string refusal = {};  // the split NeMo-RL refuses, with its message
 };
 
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys);

@@ -275,6 +275,7 @@ class DocumentExtractor {
     for (Entry& e : entries_)
       keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", false, false, false});
     std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
+    std::vector<Fact> split_facts;  // computed from several keys (NeMo-RL's non-colocated split)
     if (auto driver = rewrite_driver_keys(keys)) {
       if (driver->not_megatron) return std::nullopt;
       job.framework = driver->framework;
@@ -291,10 +292,34 @@ class DocumentExtractor {
         skip[i] = keys[i].own_key || keys[i].dropped;
         quiet[i] = keys[i].quiet;
       }
-      if (driver->world_unknown)
+      if (driver->train_nodes && driver->train_gpus_per_node) {
+        // The policy's share of the cluster, placed where the cluster is written.
+        auto at = by_path_.find("cluster.num_nodes");
+        Location where = at != by_path_.end() ? entries_[at->second].location : entries_.front().location;
+        for (auto [path, value] :
+             {std::pair{std::vector<std::string>{"trainer", "num_nodes"}, *driver->train_nodes},
+              std::pair{std::vector<std::string>{"trainer", "devices"}, *driver->train_gpus_per_node}}) {
+          auto match = match_config_path(path);
+          if (!match) continue;
+          Fact f;
+          f.key = match->key;
+          f.location = where;
+          f.origin = Origin::kYaml;
+          f.spelling = path[1] == "num_nodes" ? driver->nodes_from : driver->gpus_from;
+          f.value = Value::integer(value);
+          split_facts.push_back(std::move(f));
+        }
+        job.notes.push_back("generation is not colocated: the policy trains on " +
+                            std::to_string(*driver->train_nodes) + " node(s) of " +
+                            std::to_string(*driver->train_gpus_per_node) + " GPUs (" + driver->nodes_from +
+                            "; " + driver->gpus_from + "), nemo_rl/algorithms/grpo.py:862-915");
+      } else if (driver->world_unknown) {
         job.notes.push_back(
-            "generation is not colocated: the policy gets part of the cluster, so its GPU count "
-            "is unknown");
+            driver->refusal.empty()
+                ? "generation is not colocated: the policy gets part of the cluster, so its GPU "
+                  "count is unknown"
+                : "generation is not colocated, and NeMo-RL refuses the split: \"" + driver->refusal + "\"");
+      }
     }
     // NeMo 1 / NeMo-Aligner configs that restore a .nemo checkpoint take what they leave out from it.
     for (const Entry& e : entries_)
@@ -329,6 +354,7 @@ class DocumentExtractor {
     }
     job.conflicts = settings.take_conflicts();
     job.facts = settings.take_facts();
+    job.facts.insert(job.facts.end(), split_facts.begin(), split_facts.end());
     return job;
   }
 

@@ -90,6 +90,19 @@ class BatchDivisibility final : public Rule {
     // verl's own check of the actor's batch (verl/utils/config.py:87-113@b178a3cd56f5): the rollout's
     // samples per step against ppo_micro_batch_size_per_gpu per data-parallel rank.
     const bool verl = job.framework() == Framework::kVerl;
+    // NeMo-RL passes Megatron-Bridge a batch it ignores and shards its own at the first training step:
+    // GBS over DP, then each rank's share into micro-batches (distributed/batched_data_dict.py:537-543,
+    // 1010-1013@7ea279abfbeb).
+    if (job.description().starts_with("NeMo-RL")) {
+      // The micro-batch split does not apply with sequence packing or dynamic batching, which the
+      // config may turn on where parlint does not look: only the shards are judged.
+      if (*gbs % *dp == 0) return;
+      f.message = fmt::format(
+          "policy.train_global_batch_size={} is not a multiple of DP = {}; NeMo-RL asserts \"Batch size ({}) "
+          "is "
+          "not a multiple of shards ({})\" at the first training step",
+          *gbs, *dp, *gbs, *dp);
+    }
     if (verl)
       f.message = fmt::format(
           "{} = {} is not a multiple of ppo_micro_batch_size_per_gpu·DP = {}·{} = {}; verl's validate_config "
