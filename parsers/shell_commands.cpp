@@ -120,6 +120,7 @@ const std::map<std::string, ShellParser::CommandHandler, std::less<>>& ShellPars
         {"read", &ShellParser::read_builtin},         {"set", &ShellParser::set_builtin},
         {"torchrun", &ShellParser::torchrun_command}, {"deepspeed", &ShellParser::deepspeed_command},
         {"mpirun", &ShellParser::mpirun_command},     {"mpiexec", &ShellParser::mpirun_command},
+        {"ray", &ShellParser::ray_command},
     };
     for (const auto& name : kSimpleWrappers) t.emplace(name, &ShellParser::simple_wrapper);
     for (const auto& name : kScanWrappers) t.emplace(name, &ShellParser::scan_wrapper);
@@ -156,6 +157,65 @@ void ShellParser::handle_words(std::vector<ShellText>& w, std::size_t i, const L
   CommandWords c{w, i, where, redirects, env, overlay, ctx};
   if (auto it = command_table().find(name); it != command_table().end()) return (this->*(it->second))(c);
   if (is_python(name)) return python(w, i + 1, where, env, overlay, ctx);
+}
+
+// ray job submit [options] -- command: Ray runs the command as the job's driver, which starts its
+// workers on the Ray cluster itself (slime's --actor-num-nodes, verl's trainer.nnodes say how many).
+// The variables of --runtime-env-json's env_vars are the workers' environment.
+void ShellParser::ray_command(const CommandWords& c) {
+  if (c.i + 2 >= c.w.size() || c.w[c.i + 1].text != "job" || c.w[c.i + 2].text != "submit") return;
+  for (std::size_t k = c.i + 3; k < c.w.size(); ++k) {
+    const ShellText& t = c.w[k];
+    if (t.text == "--") return run_rest(c, k + 1, c.ctx);
+    std::string_view json;
+    if (t.text.starts_with("--runtime-env-json=")) json = std::string_view(t.text).substr(19);
+    if (t.text == "--runtime-env-json" && k + 1 < c.w.size()) json = c.w[k + 1].text;
+    for (auto [name, value] : json_string_pairs(json)) {
+      Var v;
+      v.value.text = std::string(value);
+      v.exported = true;
+      v.assigned_at = text_location(t);
+      v.assigned_text = std::string(name) + "=" + std::string(value) + " (--runtime-env-json)";
+      c.overlay.set(std::string(name), std::move(v));
+    }
+  }
+}
+
+// The "NAME": "value" pairs of a JSON text whose names look like environment variables (A-Z, 0-9, _).
+std::vector<std::pair<std::string_view, std::string_view>> ShellParser::json_string_pairs(
+    std::string_view json) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  auto quoted = [&](std::size_t& i) -> std::optional<std::string_view> {
+    while (i < json.size() && std::isspace(static_cast<unsigned char>(json[i]))) ++i;
+    if (i >= json.size() || json[i] != '"') return std::nullopt;
+    std::size_t end = json.find('"', i + 1);
+    if (end == std::string_view::npos) return std::nullopt;
+    std::string_view s = json.substr(i + 1, end - i - 1);
+    i = end + 1;
+    return s;
+  };
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    if (json[i] != '"') continue;
+    std::size_t at = i;
+    auto name = quoted(at);
+    if (!name) break;
+    std::size_t colon = at;
+    while (colon < json.size() && std::isspace(static_cast<unsigned char>(json[colon]))) ++colon;
+    bool env_name = !name->empty() && std::all_of(name->begin(), name->end(), [](char ch) {
+      return std::isupper(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) ||
+             ch == '_';
+    });
+    if (colon < json.size() && json[colon] == ':') {
+      std::size_t v = colon + 1;
+      if (auto value = quoted(v); value && env_name && value->find(kUnknownByte) == std::string_view::npos) {
+        out.emplace_back(*name, *value);
+        i = v - 1;
+        continue;
+      }
+    }
+    i = at - 1;
+  }
+  return out;
 }
 
 // The rest of the words, from `k`, as a command of its own (after a wrapper or srun's options).

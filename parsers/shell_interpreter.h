@@ -393,6 +393,8 @@ class ShellParser {
   void torchrun_command(const CommandWords& c);
   void deepspeed_command(const CommandWords& c);
   void mpirun_command(const CommandWords& c);
+  void ray_command(const CommandWords& c);
+  static std::vector<std::pair<std::string_view, std::string_view>> json_string_pairs(std::string_view json);
 
   void handle_words(std::vector<ShellText>& w, std::size_t i, const Location& where,
                     const Redirects& redirects, Env& env, Env& overlay, Context& ctx);
@@ -456,6 +458,9 @@ class ShellParser {
   static std::vector<Word> verl_overrides(const std::vector<Word>& args);
 
   static bool training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta);
+  // slime's train.py: its own cluster flags give the Megatron world (see shell_job_assembly.cpp).
+  static bool slime_driver(std::string_view entry, const std::vector<Word>& args);
+  static void slime_world(const std::vector<Word>& args, RawJob& job);
 
   void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
             Context& ctx);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "parsers/argument_words.h"
 #include "parsers/deepspeed_config.h"
 #include "parsers/verl_roles.h"
 #include "parsers/yaml_parser.h"
@@ -154,6 +155,57 @@ void ShellParser::report_missing_values(const std::vector<MissingValue>& missing
   }
 }
 
+// slime (THUDM/slime @ 624b824a898a): train.py / train_async.py with its own cluster flags beside
+// Megatron-LM's. Megatron-LM's parse_args and validate_args read the Megatron flags
+// (slime/backends/megatron_utils/arguments.py:195), with world_size = --actor-num-nodes x
+// --actor-num-gpus-per-node (:206); Ray places one actor per GPU (slime/ray/actor_group.py:58).
+bool ShellParser::slime_driver(std::string_view entry, const std::vector<Word>& args) {
+  std::string_view script = basename(entry);
+  if (script != "train.py" && script != "train_async.py") return false;
+  return std::any_of(args.begin(), args.end(), [](const Word& a) {
+    std::string_view t = a.text;
+    return t.starts_with("--actor-num-nodes") || t.starts_with("--actor-num-gpus-per-node") ||
+           t.starts_with("--rollout-num-gpus");
+  });
+}
+
+void ShellParser::slime_world(const std::vector<Word>& args, RawJob& job) {
+  job.framework = Framework::kMegatronLM;
+  job.launch = LaunchKind::kNone;  // one driver process; Ray starts the actors
+  job.description = "slime actor (train.py, Megatron-LM, Ray)";
+  auto flag = [&](std::string_view name, Key key, std::int64_t fallback) {
+    Fact f;
+    f.key = key;
+    f.origin = Origin::kLauncherFlag;
+    f.spelling = std::string(name);
+    f.value = Value::integer(fallback);
+    f.spelling += " (slime default)";
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      std::string_view t = args[k].text;
+      const Word* v = nullptr;
+      std::string text;
+      if (t == name && k + 1 < args.size()) {
+        v = &args[k + 1];
+        text = v->text;
+      } else if (t.starts_with(std::string(name) + "=")) {
+        v = &args[k];
+        text = std::string(t.substr(name.size() + 1));
+      }
+      if (!v) continue;
+      f.value = word_value(*v, text, KeyType::kInt, false);
+      f.location = span(args[k].location, v->location);
+      f.spelling = std::string(name);
+      f.written_at = v->written_at;
+    }
+    job.facts.push_back(std::move(f));
+  };
+  flag("--actor-num-nodes", Key::kNodes, 1);                // slime/utils/arguments.py:39
+  flag("--actor-num-gpus-per-node", Key::kGpusPerNode, 8);  // :40-42
+  job.notes.push_back(
+      "slime trains on --actor-num-nodes x --actor-num-gpus-per-node GPUs (rollout GPUs are its own, "
+      "shared with --colocate)");
+}
+
 void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,
                        Env& overlay, Context& ctx) {
   std::string entry = w[l.entry].text;
@@ -255,6 +307,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     if (!ray_driver && f.origin == Origin::kOverride) f.key = as_launched(f.key);  // on the command line
     job.facts.push_back(std::move(f));
   }
+  if (slime_driver(entry, args)) slime_world(args, job);
   if (job.framework == Framework::kMegatronDeepSpeed) deepspeed_config(args, job);
   for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));
   if (role) {

@@ -28,7 +28,8 @@ name ending in `_TOKEN`, `_API_KEY`, `_SECRET` or `_PASSWORD`, in shell scripts,
 `os.environ[...]`, `env_vars={...}` dicts, keyword arguments) and YAML configs (`env_vars:` maps and
 `NAME=value` list items). A lower-case config key (`pull_secret: ngc-registry`) and a value of words
 joined by dashes (`NATS_AUTH_TOKEN: stale-token`, `IMAGE_PULL_SECRET = "nvcr-secret"`) name a secret kept
-elsewhere or a test value and are not reported. The message never repeats the value.
+elsewhere or a test value and are not reported; nor is a filler in a key's shape, a prefix and one
+character over and over (`e2b_000...0`, `hf_xxxx...`). The message never repeats the value.
 
 ## Why
 Launch scripts are committed, copied between clusters and pasted into issues; the token then works
@@ -111,8 +112,17 @@ bool number(std::string_view v) {
   });
 }
 
+// A filler in a key's shape: a prefix (e2b_, hf_, sk-) and then one character over and over
+// (e2b_0000000000000000000000000000000000000000): the shape of a key, none of its secret.
+bool filler(std::string_view v) {
+  std::size_t at = v.find_first_of("_-");
+  std::string_view body = at != std::string_view::npos && at <= 8 ? v.substr(at + 1) : v;
+  return body.size() >= 8 && body.find_first_not_of(body.front()) == std::string_view::npos;
+}
+
 // Values that are clearly not secrets: placeholders, references, paths, numbers.
 bool placeholder(std::string_view v) {
+  if (filler(v)) return true;
   if (v.size() < 8 || v.find(' ') != std::string_view::npos || number(v)) return true;
   if (v.find('$') != std::string_view::npos || v.find('<') != std::string_view::npos ||
       v.find('{') != std::string_view::npos || v.starts_with("/") || v.starts_with("~") ||
@@ -144,6 +154,7 @@ class HardcodedSecret final : public Rule {
 
   void check_file(const ParsedFile& file, std::vector<Finding>& out) const override {
     for (const LiteralAssignment& lit : file.literals) {
+      if (filler(lit.value)) continue;
       std::string what;
       for (std::size_t i = 0; i < kPatterns.size(); ++i)
         if (may_match(kPatterns[i], lit.value) && RE2::PartialMatch(lit.value, compiled(i))) {

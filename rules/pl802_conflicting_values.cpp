@@ -111,6 +111,28 @@ class ConflictingValues final : public Rule {
       // A Python recipe that sets a value and changes it further down (a base value, then the variant's)
       // is a normal pattern: the later assignment is what runs. Worth knowing, not a warning.
       // Two objects' fields that the framework reconciles (ddp.* and optimizer.*) stay a warning.
+      // A Megatron-LM flag given again after a preset sourced from another file (slime's scripts/models/*.sh,
+      // then the run script's own PERF_ARGS): argparse keeps the later one, which is the point of it.
+      // The same for two option lists of one script (MODEL_ARGS, then PERF_ARGS): each list was assigned
+      // on its own, and the later list's flag is meant to win.
+      // Both written away from the launch command, in the lists it expands.
+      auto in_list = [&](const Fact& x) {
+        const SourceRange& r = job.range();
+        return x.location.path == job.path() &&
+               (x.location.range.start.line < r.start.line || x.location.range.start.line > r.end.line);
+      };
+      bool two_lists = in_list(c.loser) && in_list(c.winner);
+      if (c.winner.origin == Origin::kMegatronFlag && c.loser.origin == Origin::kMegatronFlag &&
+          c.loser.location.in_file() && (c.winner.location.path != c.loser.location.path || two_lists)) {
+        f.severity = Severity::kInfo;
+        f.message +=
+            c.winner.location.path != c.loser.location.path
+                ? fmt::format(" (in {}); argparse keeps the later flag, so this overrides that preset",
+                              c.loser.location.path)
+                : std::string(
+                      "; the two come from separate option lists and argparse keeps the later "
+                      "flag, so this overrides the earlier list's");
+      }
       auto python = [](Origin o) { return o == Origin::kPythonAssign || o == Origin::kPythonKwarg; };
       if (python(c.winner.origin) && python(c.loser.origin) && c.winner.spelling == c.loser.spelling &&
           c.winner.location.path == c.loser.location.path) {
