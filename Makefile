@@ -193,11 +193,14 @@ clean:
 
 # Real-repository triage (not part of make test: it needs the corpus, built from mirrors by
 # ../shared/corpus/build, and optionally a Megatron-Bridge checkout):
-#   make corpus-triage CORPUS=/work/corpus BRIDGE=/path/to/Megatron-Bridge
+#   make corpus-triage CORPUS=/work/corpus BRIDGE=/path/to/Megatron-Bridge TRIAGE_SETS="slime=/tmp/slime:scripts,examples"
+# (each extra set a `git archive` of a repository at the commit the triage's header names)
 CORPUS ?= ../corpus
 BRIDGE ?=
+TRIAGE_SETS ?=
 corpus-triage: build
-	python3 scripts/corpus_triage.py --parlint $(BUILD)/parlint --corpus "$(CORPUS)" $(if $(BRIDGE),--bridge "$(BRIDGE)")
+	python3 scripts/corpus_triage.py --parlint $(BUILD)/parlint --corpus "$(CORPUS)" $(if $(BRIDGE),--bridge "$(BRIDGE)") \
+	  $(foreach s,$(TRIAGE_SETS),--set "$(s)")
 
 # --fix (and --fix --unsafe-fixes) on a copy of the corpus: every changed file must still parse.
 corpus-fix: build

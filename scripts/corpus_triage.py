@@ -2,11 +2,14 @@
 """Compare parlint's errors and warnings on real repositories with the committed, hand-checked triage.
 
 usage: scripts/corpus_triage.py --parlint build/parlint --corpus CORPUS_DIR [--bridge BRIDGE_CHECKOUT]
-                                [--triage tests/corpus/triage.tsv] [--draft OUT.tsv]
+                                [--set NAME=DIR[:FOLDER,...]] [--triage tests/corpus/triage.tsv] [--draft OUT.tsv]
 
   CORPUS_DIR       the public corpus built by ../shared/corpus/build (holds MANIFEST.tsv)
   BRIDGE_CHECKOUT  a Megatron-Bridge work tree (or `git archive` of it): its
                    src/megatron/bridge/recipes and perf_recipes are linted too (the set `bridge`)
+  --set            another set of files: DIR (a `git archive` of a repository at the commit the triage's
+                   header names) and the folders in it to lint (all of DIR when none), e.g.
+                   --set slime=/tmp/slime:scripts,examples
   --draft          writes every current error and warning as a triage row (verdict `?`) for review
 
 tests/corpus/triage.tsv holds one decision per finding: set, path, line, code, severity, verdict
@@ -50,6 +53,12 @@ def findings(args):
                    if os.path.isdir(os.path.join(args.bridge, f))]
         for d in lint(args.parlint, args.bridge, folders):
             out.append(("bridge", d))
+    for spec in args.set:
+        name, _, place = spec.partition("=")
+        folder, _, inside = place.partition(":")
+        targets = [f for f in inside.split(",") if f] or ["."]
+        for d in lint(args.parlint, folder, targets):
+            out.append((name, d))
     rows = {}
     for s, d in out:
         if d["severity"] not in ("error", "warning"):
@@ -64,6 +73,7 @@ def main():
     ap.add_argument("--parlint", required=True)
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--bridge")
+    ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--triage", default=DEFAULT_TRIAGE)
     ap.add_argument("--draft")
     args = ap.parse_args()
@@ -73,7 +83,7 @@ def main():
     with open(args.triage, encoding="utf-8") as f:
         for row in csv.DictReader((l for l in f if not l.startswith("#")), delimiter="\t"):
             triage[(row["set"], row["path"], row["line"], row["code"], row["severity"])] = row
-    sets = {"corpus"} | ({"bridge"} if args.bridge else set())
+    sets = {"corpus"} | ({"bridge"} if args.bridge else set()) | {spec.partition("=")[0] for spec in args.set}
     untriaged = sorted(k for k in current if k not in triage)
     still_false = sorted(k for k in current if k in triage and triage[k]["verdict"] == "false")
     gone = sorted(k for k, r in triage.items() if k[0] in sets and k not in current and r["verdict"] == "agree")

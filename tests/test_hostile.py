@@ -332,7 +332,7 @@ class FuzzRegressions(Case):
 
 
 class OutputSafety(Case):
-    SECRET = "hf_" + "Q" * 34
+    SECRET = "hf_" + "QxLmZpRtVwYbNcHdFgJkPsTuAeBiCoDuEy"  # a token shape, not a filler (PL701 skips those)
 
     def test_secret_never_printed_in_any_format(self):
         self.write("job.sh", f"#!/bin/bash\nexport HF_TOKEN={self.SECRET}\ntorchrun --nproc-per-node 8 train.py\n")
