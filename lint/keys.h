@@ -90,6 +90,10 @@ namespace parlint {
   X(kWindowSize, "window_size", kAny)                                                      \
   X(kOverlapP2pComm, "overlap_p2p_comm", kBool)                                            \
   X(kTensorParallelNumWeightShards, "tensor_parallel_num_weight_shards", kInt)             \
+  /* a post-training framework's rollout engine (verl's actor_rollout_ref.rollout.*) */    \
+  X(kRolloutTensorParallelSize, "rollout_tensor_parallel_size", kInt)                      \
+  X(kRolloutDataParallelSize, "rollout_data_parallel_size", kInt)                          \
+  X(kRolloutPipelineParallelSize, "rollout_pipeline_parallel_size", kInt)                  \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

@@ -136,6 +136,14 @@ std::vector<VerlRole> verl_roles(const std::vector<Word>& args) {
       actor.args.push_back(respelled(*micro, "micro_batch_size", spelled));
     }
   }
+  // The rollout engine's own layout (vLLM / SGLang), which verl fits into the same GPUs
+  // (workers/megatron_workers.py:515-521).
+  for (auto [key, name] :
+       {std::pair{"actor_rollout_ref.rollout.tensor_model_parallel_size", "rollout_tensor_parallel_size"},
+        std::pair{"actor_rollout_ref.rollout.data_parallel_size", "rollout_data_parallel_size"},
+        std::pair{"actor_rollout_ref.rollout.pipeline_model_parallel_size",
+                  "rollout_pipeline_parallel_size"}})
+    if (auto o = value_of(key)) actor.args.push_back(respelled(*o, name, spelled));
   roles.push_back(actor);
 
   // Sizes a role writes that verl does not apply: the actor's value (or its default) runs.

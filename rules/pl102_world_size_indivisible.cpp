@@ -11,7 +11,10 @@ namespace {
 namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
-constexpr Key kReads[] = {Key::kTensorModelParallelSize,
+constexpr Key kReads[] = {Key::kRolloutTensorParallelSize,
+                          Key::kRolloutDataParallelSize,
+                          Key::kRolloutPipelineParallelSize,
+                          Key::kTensorModelParallelSize,
                           Key::kPipelineModelParallelSize,
                           Key::kContextParallelSize,
                           Key::kExpertModelParallelSize,
@@ -40,6 +43,12 @@ sizes must also be equal (Megatron-Core `parallel_state.py:898-902@d98e8a64ddf3`
 weight sharding (`--tensor-parallel-num-weight-shards S`, a multiple of TP), the dense grid is
 TP·PP·CP·(S/TP) (`parallel_state.py:806-823@d98e8a64ddf3`), and S must be a multiple of TP
 (`model_parallel_config.py:28-42@d98e8a64ddf3`).
+
+verl (`python -m verl.trainer.main_ppo`) runs its rollout engine (vLLM, SGLang) on the GPUs it trains on:
+the world size must also be a multiple of the engine's TP x DP x PP
+(`actor_rollout_ref.rollout.tensor_model_parallel_size`, `data_parallel_size`,
+`pipeline_model_parallel_size`), which verl asserts when it builds the rollout
+(`verl/workers/megatron_workers.py:515-521@b178a3cd56f5`).
 
 ## Why
 `parallel_state.initialize_model_parallel` raises `RuntimeError: world_size (W) is not divisible by
@@ -96,10 +105,38 @@ class WorldSizeIndivisible final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
 
+  // verl fits its rollout engine into the training GPUs: W must be a multiple of the engine's
+  // TP x DP x PP (verl/workers/megatron_workers.py:515-521@b178a3cd56f5).
+  static void check_rollout(const Job& job, std::int64_t W, std::vector<Finding>& out) {
+    const Fact* tp = job.fact(Key::kRolloutTensorParallelSize);
+    if (!tp || !tp->location.in_file()) return;
+    auto t = tp->value.as_int();
+    // An unknown DP or PP of the engine leaves the product unknown.
+    auto size_of = [&](Key k) -> std::optional<std::int64_t> {
+      const Fact* f = job.fact(k);
+      return f ? f->value.as_int() : std::optional<std::int64_t>(1);
+    };
+    auto d = size_of(Key::kRolloutDataParallelSize), p = size_of(Key::kRolloutPipelineParallelSize);
+    if (!t || !d || !p || *t <= 0 || *d <= 0 || *p <= 0) return;
+    std::int64_t infer = *t * *d * *p;
+    if (W % infer == 0) return;
+    Finding f;
+    f.location = tp->location;
+    f.message = fmt::format(
+        "the rollout engine's TP·DP·PP = {}·{}·{} = {} does not divide the {} GPUs verl trains and generates "
+        "on; "
+        "verl asserts \"rollout world_size: {} is not divisible by infer_world_size: {}\" when it builds the "
+        "rollout",
+        *t, *d, *p, infer, W, W, infer);
+    f.help = fmt::format("use a rollout tensor_model_parallel_size that divides {}", W);
+    out.push_back(std::move(f));
+  }
+
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto mesh = job.mesh();
     auto world = job.get_int(Key::kWorldSize);
     if (!world || *world <= 0) return;
+    if (job.framework() == Framework::kVerl) check_rollout(job, *world, out);
     if (!mesh) return check_known_factors(job, *world, out);
     const std::int64_t W = *world;
     if (weight_shards(job, *mesh, W, out)) return;
