@@ -241,7 +241,7 @@ class Resolver {
                             "launched with their own cluster settings");
       }
       for (Fact f : base.facts) {
-        if (root && (f.key == Key::kNodes || f.key == Key::kGpusPerNode)) continue;
+        if ((root || job.cluster_split) && (f.key == Key::kNodes || f.key == Key::kGpusPerNode)) continue;
         f.written_at.push_back({f.location, "inherited from " + *it});
         below.push_back(std::move(f));
       }

@@ -92,6 +92,9 @@ struct RawJob {
   std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)
   std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
   std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`
+  // The job trains on its share of a cluster it splits with others (NeMo-RL's non-colocated generation):
+  // an inherited cluster size is not its GPU count.
+  bool cluster_split = false;
   // One of several jobs a launch starts (verl's "actor", "critic", "reference"): its findings name it.
   std::string role;
   // The Megatron checkout the launching script sits in, when its arguments.py never checks

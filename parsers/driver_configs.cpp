@@ -116,7 +116,12 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   });
   const DriverKey* defaults = find(keys, {"defaults"});
   bool base_yaml = defaults && (defaults->scalar.ends_with(".yaml") || defaults->scalar.ends_with(".yml"));
-  if (!megatron && !(base_yaml && find(keys, {"policy", "model_name"}))) return std::nullopt;
+  // A child config that inherits everything Megatron from its parents (defaults: parent.yaml, then only
+  // policy.generation or cluster keys of its own) is NeMo-RL's too.
+  bool nemo_rl_sections = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
+    return starts_with(*k.path, {"policy"}) || starts_with(*k.path, {"cluster"});
+  });
+  if (!megatron && !(base_yaml && nemo_rl_sections)) return std::nullopt;
   DriverConfig out{Framework::kMegatronBridge, "NeMo-RL policy (megatron_cfg)", "", "", false, false};
   if (base_yaml) out.base = defaults->scalar;
   // megatron_cfg.enabled may be switched on by a config that inherits this one, so the keys stay; the

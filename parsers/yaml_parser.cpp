@@ -292,6 +292,7 @@ class DocumentExtractor {
         skip[i] = keys[i].own_key || keys[i].dropped;
         quiet[i] = keys[i].quiet;
       }
+      job.cluster_split = driver->world_unknown;
       if (driver->train_nodes && driver->train_gpus_per_node) {
         // The policy's share of the cluster, placed where the cluster is written.
         auto at = by_path_.find("cluster.num_nodes");
