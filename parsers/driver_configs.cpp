@@ -110,6 +110,84 @@ void non_colocated_split(const std::vector<DriverKey>& keys, DriverConfig& out) 
   out.gpus_from = "cluster.gpus_per_node";
 }
 
+// How many devices a ROLL device_mapping names: `list(range(0,32))`, `list(range(8))`,
+// `list([0,1,2,3])`, `[1]`, and sums of them; nullopt for anything else.
+std::optional<std::int64_t> device_count(std::string_view text) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '"' || s.front() == '\'')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '"' || s.back() == '\'')) s.remove_suffix(1);
+    return s;
+  };
+  auto number = [](std::string_view s) -> std::optional<std::int64_t> {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string_view::npos)
+      return std::nullopt;
+    return std::stoll(std::string(s));
+  };
+  std::int64_t total = 0;
+  text = trim(text);
+  while (!text.empty()) {
+    std::size_t plus = text.find('+');
+    std::string_view term = trim(text.substr(0, plus));
+    text = plus == std::string_view::npos ? std::string_view{} : text.substr(plus + 1);
+    if (term.starts_with("list(") && term.ends_with(")")) term = trim(term.substr(5, term.size() - 6));
+    if (term.starts_with("range(") && term.ends_with(")")) {
+      std::string_view args = term.substr(6, term.size() - 7);
+      auto comma = args.find(',');
+      auto a =
+          comma == std::string_view::npos ? std::optional<std::int64_t>(0) : number(args.substr(0, comma));
+      auto b = number(comma == std::string_view::npos ? args : args.substr(comma + 1));
+      if (!a || !b || *b < *a) return std::nullopt;
+      total += *b - *a;
+    } else if (term.starts_with("[") && term.ends_with("]")) {
+      std::string_view items = term.substr(1, term.size() - 2);
+      for (std::size_t from = 0; from <= items.size();) {
+        std::size_t comma = items.find(',', from);
+        std::string_view item =
+            items.substr(from, comma == std::string_view::npos ? items.size() - from : comma - from);
+        if (!number(item)) return std::nullopt;
+        ++total;
+        if (comma == std::string_view::npos) break;
+        from = comma + 1;
+      }
+    } else {
+      return std::nullopt;
+    }
+  }
+  return total > 0 ? std::optional<std::int64_t>(total) : std::nullopt;
+}
+
+// ROLL (alibaba/ROLL @ 8eb27cc2dc34): a document holding one Megatron role (the YAML reader splits the
+// roles into runs). mcore_adapter takes what strategy_config leaves out from the checkpoint
+// (mcore_adapter/src/mcore_adapter/models/model_config.py:137-158), so nothing else is a default.
+std::optional<DriverConfig> roll(std::vector<DriverKey>& keys) {
+  std::string role, strategy;
+  for (const auto& k : keys)
+    if (k.path->size() == 3 && (*k.path)[1] == "strategy_args" && (*k.path)[2] == "strategy_name" &&
+        k.scalar.starts_with("megatron_")) {
+      role = (*k.path)[0];
+      strategy = k.scalar;
+    }
+  if (role.empty()) return std::nullopt;
+  DriverConfig out{Framework::kUnknown, "ROLL " + role + " (" + strategy + ")", "", "", false, false};
+  out.from_checkpoint = true;
+  for (auto& k : keys) {
+    auto& p = *k.path;
+    if (p.size() == 4 && p[0] == role && p[1] == "strategy_args" && p[2] == "strategy_config") {
+      replace_prefix(p, 3, {"model"});
+      k.quiet = true;  // mcore_adapter's own switches sit beside the Megatron-Core fields
+    } else if (p.size() == 2 && p[0] == role && p[1] == "device_mapping") {
+      out.world_size = device_count(k.scalar);
+      out.world_from = role + ".device_mapping";
+      k.own_key = true;
+    } else {
+      k.own_key = true;
+    }
+  }
+  return out;
+}
+
 std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   bool megatron = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
     return starts_with(*k.path, {"policy", "megatron_cfg"});
@@ -263,6 +341,7 @@ std::optional<DriverConfig> gpt_neox(std::vector<DriverKey>& keys) {
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys) {
   if (auto c = nemo_rl(keys)) return c;
   if (auto c = verl(keys)) return c;
+  if (auto c = roll(keys)) return c;
   if (auto c = gpt_neox(keys)) return c;
   return flagscale(keys);
 }

@@ -7,6 +7,8 @@
 //             actor_rollout_ref.model.path. verl turns sequence parallelism off itself at TP 1.
 //   FlagScale system.<field> and model.<field> (Megatron-LM arguments), experiment.runner.nnodes /
 //             nproc_per_node. A Megatron-LM fork.
+//   ROLL      <role>.strategy_args.strategy_config.<field> when <role>.strategy_args.strategy_name is
+//             megatron_train / megatron_infer, the role's GPUs len(<role>.device_mapping); one job per role.
 //   GPT-NeoX  top-level pipe_parallel_size / model_parallel_size: its own keys and checks, not modelled;
 //             such a document makes no job (not_megatron).
 // Their key paths are rewritten onto the ones parlint reads (model.<field>, trainer.num_nodes, ...); keys
@@ -41,6 +43,10 @@ struct DriverConfig {
   // How each was computed ("cluster.num_nodes - policy.generation.colocated.resources.num_nodes").
   std::string nodes_from = {}, gpus_from = {};
   std::string refusal = {};  // the split NeMo-RL refuses, with its message
+  // ROLL: the role's GPUs, len(device_mapping) (roll/configs/worker_config.py:311-316@8eb27cc2dc34).
+  std::optional<std::int64_t> world_size = std::nullopt;
+  std::string world_from = {};
+  bool from_checkpoint = false;  // what the config leaves out comes from the model's checkpoint
 };
 
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys);

@@ -293,6 +293,17 @@ class DocumentExtractor {
         quiet[i] = keys[i].quiet;
       }
       job.cluster_split = driver->world_unknown;
+      if (driver->world_size) {  // ROLL: the role's devices
+        auto at = by_path_.find(driver->world_from);
+        Fact f;
+        f.key = Key::kWorldSize;
+        f.location = at != by_path_.end() ? entries_[at->second].location : entries_.front().location;
+        f.origin = Origin::kYaml;
+        f.spelling = "len(" + driver->world_from + ")";
+        f.value = Value::integer(*driver->world_size);
+        split_facts.push_back(std::move(f));
+      }
+      if (driver->from_checkpoint) job.settings_from_checkpoint = true;
       if (driver->train_nodes && driver->train_gpus_per_node) {
         // The policy's share of the cluster, placed where the cluster is written.
         auto at = by_path_.find("cluster.num_nodes");
@@ -546,6 +557,23 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudge
       }
       std::erase_if(flag_sections, [&](const std::string& section) { return bases.count(section) > 0; });
       for (const auto& b : bases) is_flag_section.erase(b);
+    }
+    // ROLL: each worker whose strategy is Megatron's is a job, with the document's shared keys.
+    std::set<std::string> workers, megatron_workers;
+    for (const auto& e : entries)
+      if (e.path.size() == 3 && e.path[1] == "strategy_args" && e.path[2] == "strategy_name") {
+        workers.insert(e.path[0]);
+        if (e.node.IsScalar() && e.node.Scalar().starts_with("megatron_")) megatron_workers.insert(e.path[0]);
+      }
+    if (!megatron_workers.empty()) {
+      for (const auto& worker : megatron_workers) {
+        std::vector<Entry> run;
+        for (const auto& e : entries)
+          if (e.path.empty() || !workers.count(e.path[0]) || e.path[0] == worker) run.push_back(e);
+        DocumentExtractor extractor(run);
+        if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
+      }
+      continue;
     }
     if (flag_sections.size() <= 1) {
       DocumentExtractor extractor(entries);

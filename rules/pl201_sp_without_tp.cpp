@@ -105,6 +105,9 @@ class SpWithoutTp final : public Rule {
     const Fact* sp_fact = job.fact(Key::kSequenceParallel);
     if (!sp || !*sp || !tp || *tp != 1 || !sp_fact->location.in_file()) return;
     if (job.framework() == Framework::kVerl) return;  // verl turns SP off at TP 1 by design
+    // So does ROLL's mcore_adapter, whose configs share sequence_parallel: true across TP sizes
+    // (mcore_adapter/src/mcore_adapter/models/model_config.py:368-373@8eb27cc2dc34).
+    if (job.description().starts_with("ROLL ")) return;
     const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = sp_fact->location;
