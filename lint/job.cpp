@@ -129,10 +129,12 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       if (!values_[k])
         values_[k] = default_fact(
             static_cast<Key>(k),
-            Value::unknown("taken from the checkpoint the config restores (restore_from_path)"), "");
+            Value::unknown(
+                "taken from the checkpoint the job loads (restore_from_path, or the model it trains)"),
+            "");
     notes_.push_back(
-        "the config restores a checkpoint (restore_from_path): the layout and model settings it leaves "
-        "out come from that checkpoint and are unknown");
+        "the job takes its model config from a checkpoint (restore_from_path, or the model it trains): the "
+        "layout and model settings it leaves out come from there and are unknown");
   }
   if (unknown_recipe) {
     std::string reason =

@@ -180,7 +180,47 @@ std::optional<DriverConfig> roll(std::vector<DriverKey>& keys) {
     } else if (p.size() == 2 && p[0] == role && p[1] == "device_mapping") {
       out.world_size = device_count(k.scalar);
       out.world_from = role + ".device_mapping";
+      out.world_spelling = "len(" + out.world_from + ")";
       k.own_key = true;
+    } else {
+      k.own_key = true;
+    }
+  }
+  return out;
+}
+
+// ChatLearn (alibaba/ChatLearn @ b7af31a972eb): the GRPO trainer's model (models.policy_trainer), on
+// models.policy_trainer.num_gpu GPUs (one replica: configs/megatron_config.py:352-366). ChatLearn hands
+// the fields to Megatron-LM's parse_args and initialize_megatron (models/megatron_module.py:69-110), so
+// Megatron-LM's checks apply; the model's dimensions come from its checkpoint.
+std::optional<DriverConfig> chatlearn(std::vector<DriverKey>& keys) {
+  bool trainer = false;
+  const DriverKey* backend = nullptr;
+  for (const auto& k : keys) {
+    if (starts_with(*k.path, {"models", "policy_trainer"})) trainer = true;
+    if (*k.path == std::vector<std::string>{"runtime_args", "train_backend"}) backend = &k;
+  }
+  bool runtime = std::any_of(keys.begin(), keys.end(),
+                             [](const DriverKey& k) { return starts_with(*k.path, {"runtime_args"}); });
+  if (!trainer || !runtime) return std::nullopt;
+  if (backend && backend->scalar != "megatron") {
+    for (auto& k : keys) k.own_key = true;  // the FSDP back end
+    return DriverConfig{
+        Framework::kMegatronLM, "ChatLearn policy_trainer (not Megatron)", "", "", false, true};
+  }
+  DriverConfig out{Framework::kMegatronLM, "ChatLearn policy_trainer (Megatron)", "", "", false, false};
+  out.from_checkpoint = true;
+  for (auto& k : keys) {
+    auto& p = *k.path;
+    if (p.size() == 3 && p[0] == "models" && p[1] == "policy_trainer" && p[2] == "num_gpu") {
+      if (auto n = int_of(&k)) out.world_size = *n;
+      out.world_from = out.world_spelling = "models.policy_trainer.num_gpu";
+      k.own_key = true;
+    } else if (p.size() == 3 && p[0] == "models" && p[1] == "policy_trainer") {
+      replace_prefix(p, 2, {"model"});
+      k.quiet = true;  // ChatLearn's own switches (trainable, packing, ...) sit beside Megatron's fields
+    } else if (p == std::vector<std::string>{"runtime_args", "train_global_batch_size"}) {
+      p = {"train", "global_batch_size"};
     } else {
       k.own_key = true;
     }
@@ -342,6 +382,7 @@ std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys) {
   if (auto c = nemo_rl(keys)) return c;
   if (auto c = verl(keys)) return c;
   if (auto c = roll(keys)) return c;
+  if (auto c = chatlearn(keys)) return c;
   if (auto c = gpt_neox(keys)) return c;
   return flagscale(keys);
 }

@@ -45,8 +45,9 @@ struct DriverConfig {
   std::string refusal = {};  // the split NeMo-RL refuses, with its message
   // ROLL: the role's GPUs, len(device_mapping) (roll/configs/worker_config.py:311-316@8eb27cc2dc34).
   std::optional<std::int64_t> world_size = std::nullopt;
-  std::string world_from = {};
-  bool from_checkpoint = false;  // what the config leaves out comes from the model's checkpoint
+  std::string world_from = {};      // the key it is read from
+  std::string world_spelling = {};  // how plan names it: "len(actor_train.device_mapping)"
+  bool from_checkpoint = false;     // what the config leaves out comes from the model's checkpoint
 };
 
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys);

@@ -460,6 +460,9 @@ class ShellParser {
   static bool training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta);
   // slime's train.py: its own cluster flags give the Megatron world (see shell_job_assembly.cpp).
   static bool slime_driver(std::string_view entry, const std::vector<Word>& args);
+  // ChatLearn's entrypoint.py: its dotlist overrides as parlint reads them (see shell_job_assembly.cpp).
+  static bool chatlearn_driver(std::string_view entry, const std::vector<Word>& args);
+  static std::vector<Word> chatlearn_overrides(const std::vector<Word>& args);
   static void slime_world(const std::vector<Word>& args, RawJob& job);
 
   void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,

@@ -220,7 +220,51 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
     for (auto& r : roles) emit_job(l, w, where, env, overlay, ctx, r.args, &r);
     return;
   }
+  if (chatlearn_driver(entry, args))
+    return emit_job(l, w, where, env, overlay, ctx, chatlearn_overrides(args), nullptr);
   emit_job(l, w, where, env, overlay, ctx, std::move(args), nullptr);
+}
+
+// ChatLearn (alibaba/ChatLearn @ b7af31a972eb): `python chatlearn/entrypoint.py grpo --config-file X.yaml
+// key=value ...` (chatlearn/entrypoint.py:89-103).
+bool ShellParser::chatlearn_driver(std::string_view entry, const std::vector<Word>& args) {
+  return basename(entry) == "entrypoint.py" && !args.empty() && args[0].text == "grpo" &&
+         std::any_of(args.begin(), args.end(),
+                     [](const Word& a) { return a.text.starts_with("--config-file"); });
+}
+
+// Its dotlist overrides as parlint reads them: the trainer's Megatron fields bare, its GPU count and the
+// global batch; the config file (read below them, cross_file.cpp) gives the rest.
+std::vector<Word> ShellParser::chatlearn_overrides(const std::vector<Word>& args) {
+  std::vector<Word> out;
+  constexpr std::string_view kTrainer = "models.policy_trainer.";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view t = args[i].text;
+    Word w = args[i];
+    if (t == "--config-file" && i + 1 < args.size()) {
+      w.text = "--config-file=" + args[++i].text;
+      out.push_back(std::move(w));
+      continue;
+    }
+    if (t.starts_with("--config-file=")) {
+      out.push_back(std::move(w));
+      continue;
+    }
+    auto eq = t.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string_view key = t.substr(0, eq), value = t.substr(eq + 1);
+    if (key == "models.policy_trainer.num_gpu") {
+      w.text = "--chatlearn-num-gpu=" + std::string(value);
+    } else if (key.starts_with(kTrainer) && key.find('.', kTrainer.size()) == std::string_view::npos) {
+      w.text = std::string(key.substr(kTrainer.size())) + "=" + std::string(value);
+    } else if (key == "runtime_args.train_global_batch_size") {
+      w.text = "global_batch_size=" + std::string(value);
+    } else {
+      continue;
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
 }
 
 void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,
@@ -308,6 +352,25 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     job.facts.push_back(std::move(f));
   }
   if (slime_driver(entry, args)) slime_world(args, job);
+  if (basename(entry) == "entrypoint.py" && std::any_of(args.begin(), args.end(), [](const Word& arg) {
+        return arg.text.starts_with("--chatlearn-num-gpu=");
+      })) {
+    job.framework = Framework::kMegatronLM;
+    job.launch = LaunchKind::kNone;  // Ray places one actor per GPU
+    job.description = "ChatLearn policy_trainer (" + entry + ", Megatron)";
+    job.unrecognized.clear();
+    for (const Word& arg : args)
+      if (arg.text.starts_with("--chatlearn-num-gpu=")) {
+        Fact f;
+        f.key = Key::kWorldSize;
+        f.value = word_value(arg, std::string_view(arg.text).substr(20), KeyType::kInt, false);
+        f.location = arg.location;
+        f.origin = Origin::kOverride;
+        f.spelling = "models.policy_trainer.num_gpu";
+        f.written_at = arg.written_at;
+        job.facts.push_back(std::move(f));
+      }
+  }
   if (job.framework == Framework::kMegatronDeepSpeed) deepspeed_config(args, job);
   for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));
   if (role) {

@@ -299,7 +299,7 @@ class DocumentExtractor {
         f.key = Key::kWorldSize;
         f.location = at != by_path_.end() ? entries_[at->second].location : entries_.front().location;
         f.origin = Origin::kYaml;
-        f.spelling = "len(" + driver->world_from + ")";
+        f.spelling = driver->world_spelling;
         f.value = Value::integer(*driver->world_size);
         split_facts.push_back(std::move(f));
       }

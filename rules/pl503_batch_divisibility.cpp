@@ -93,6 +93,17 @@ class BatchDivisibility final : public Rule {
     // NeMo-RL passes Megatron-Bridge a batch it ignores and shards its own at the first training step:
     // GBS over DP, then each rank's share into micro-batches (distributed/batched_data_dict.py:537-543,
     // 1010-1013@7ea279abfbeb).
+    // ChatLearn the same: the trainer's batch over num_replica x replica_dp_size, the micro-batches only
+    // without packing (algorithm/grpo.py:155-176@b7af31a972eb).
+    const bool chatlearn = job.description().starts_with("ChatLearn ");
+    if (chatlearn) {
+      if (*gbs % *dp == 0) return;
+      f.message = fmt::format(
+          "runtime_args.train_global_batch_size={} is not a multiple of the trainer's DP = {}; ChatLearn's "
+          "validate() asserts \"runtime_args.train_global_batch_size ... must be divisible by "
+          "models.policy_trainer.num_replica ... times models.policy_trainer.replica_dp_size ...\"",
+          *gbs, *dp);
+    }
     if (job.description().starts_with("NeMo-RL")) {
       // The micro-batch split does not apply with sequence packing or dynamic batching, which the
       // config may turn on where parlint does not look: only the shards are judged.
