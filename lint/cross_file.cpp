@@ -179,6 +179,14 @@ class Resolver {
   }
 
  private:
+  // The job of an inherited config that plays the same role (NeMo-RL's policy, or its PPO value model);
+  // null when the config has none.
+  static const RawJob* same_role(const ParsedFile& parsed, const RawJob& job) {
+    for (const RawJob& candidate : parsed.jobs)
+      if (candidate.role == job.role) return &candidate;
+    return nullptr;
+  }
+
   // A Megatron-LM launch from inside a Megatron checkout runs that checkout's argument checks: a fork
   // that dropped the CUDA_DEVICE_MAX_CONNECTIONS check does not refuse to start without it (PL703).
   void launched_argument_checks(RawJob& job) {
@@ -226,12 +234,15 @@ class Resolver {
     std::string own_model = job.model;
     for (const auto& path : chain) {  // the nearest config that writes the Megatron switch decides it
       const ParsedFile* parsed = load(path, false);
-      if (!job.megatron_on && !parsed->jobs.empty()) job.megatron_on = parsed->jobs.front().megatron_on;
+      if (const RawJob* same = same_role(*parsed, job); !job.megatron_on && same)
+        job.megatron_on = same->megatron_on;
     }
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const ParsedFile* parsed = load(*it, false);
       if (parsed->jobs.empty()) continue;
-      const RawJob& base = parsed->jobs.front();
+      const RawJob* same = same_role(*parsed, job);
+      if (!same) continue;
+      const RawJob& base = *same;
       // The common root of a chain (NeMo-RL's examples/configs/<algo>_math_1B.yaml, 1 node of 1 GPU)
       // sizes its own example run; the recipes built on it are launched with cluster.* of their own.
       bool root = it == chain.rbegin();

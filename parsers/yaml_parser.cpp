@@ -558,6 +558,41 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudge
       std::erase_if(flag_sections, [&](const std::string& section) { return bases.count(section) > 0; });
       for (const auto& b : bases) is_flag_section.erase(b);
     }
+    std::optional<RawJob> value_job;
+    // NeMo-RL's PPO value model (value.megatron_cfg, value.train_*_batch_size): a job of its own on the
+    // policy's training cluster (nemo_rl/algorithms/ppo.py:776-784@7ea279abfbeb), read as a policy whose
+    // keys are the value's; `${policy.X}` in its keys is the policy's value.
+    bool value_model = std::any_of(entries.begin(), entries.end(), [](const Entry& e) {
+      return e.path.size() > 2 && e.path[0] == "value" && e.path[1] == "megatron_cfg";
+    });
+    if (value_model) {
+      std::map<std::string, const Entry*> policy;
+      for (const auto& e : entries)
+        if (!e.path.empty() && e.path[0] == "policy") policy[join(e.path)] = &e;
+      std::vector<Entry> run;
+      for (const auto& e : entries) {
+        if (e.path.empty()) continue;
+        bool policy_own = e.path[0] == "policy" && !(e.path.size() > 1 && e.path[1] == "generation");
+        if (policy_own) continue;
+        Entry v = e;
+        if (v.path[0] == "value") {
+          v.path[0] = "policy";
+          if (v.node.IsScalar()) {
+            const std::string& text = v.node.Scalar();
+            if (text.starts_with("${policy.") && text.ends_with("}"))
+              if (auto it = policy.find(text.substr(2, text.size() - 3)); it != policy.end())
+                v.node = it->second->node;
+          }
+        }
+        run.push_back(std::move(v));
+      }
+      DocumentExtractor extractor(run);
+      if (auto job = extractor.extract(range)) {
+        job->description = "NeMo-RL value model (megatron_cfg)";
+        job->role = "value model";
+        value_job = std::move(*job);
+      }
+    }
     // ROLL: each worker whose strategy is Megatron's is a job, with the document's shared keys.
     std::set<std::string> workers, megatron_workers;
     for (const auto& e : entries)
@@ -578,6 +613,7 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudge
     if (flag_sections.size() <= 1) {
       DocumentExtractor extractor(entries);
       if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
+      if (value_job) out.jobs.push_back(std::move(*value_job));
       continue;
     }
     // Each run reads the entries outside every flag section and its own section's, in file order: the
