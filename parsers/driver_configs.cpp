@@ -177,6 +177,8 @@ std::optional<DriverConfig> roll(std::vector<DriverKey>& keys) {
     if (p.size() == 4 && p[0] == role && p[1] == "strategy_args" && p[2] == "strategy_config") {
       replace_prefix(p, 3, {"model"});
       k.quiet = true;  // mcore_adapter's own switches sit beside the Megatron-Core fields
+    } else if (role == "actor_train" && p == std::vector<std::string>{"rollout_batch_size"}) {
+      p = {"train", "global_batch_size"};  // the prompts of a step, which ROLL splits over DP (PL503)
     } else if (p.size() == 2 && p[0] == role && p[1] == "device_mapping") {
       out.world_size = device_count(k.scalar);
       out.world_from = role + ".device_mapping";

@@ -27,6 +27,9 @@ micro-batch `ppo_micro_batch_size_per_gpu`: verl's own `validate_config` refuses
 its workers when one does not split into the other over DP (`verl/utils/config.py:87-113@b178a3cd56f5`;
 not checked with `use_dynamic_bsz`).
 
+ROLL checks `rollout_batch_size` (the prompts of a step) against `actor_train`'s DP, computed from the
+sizes its `strategy_config` writes and 1 for the others (`roll/utils/config_utils.py:74-98@8eb27cc2dc34`).
+
 ## Why
 The microbatch calculator asserts "global batch size (GBS) is not divisible by micro batch size (MBS)
 times data parallel size (DP)" (Megatron-LM, Megatron-Bridge and NeMo all use it).
@@ -70,8 +73,34 @@ Refused at start-up (unless `decrease_batch_size_if_needed`, which silently roun
 class BatchDivisibility final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  // ROLL checks the prompts of a step against the actor's DP before it starts (its global batch is
+  // rollout_batch_size; roll/utils/config_utils.py:87-98@8eb27cc2dc34).
+  static void roll_rollout_batch(const Job& job, std::int64_t prompts, std::vector<Finding>& out) {
+    // ROLL's own arithmetic: the sizes strategy_config writes, 1 for those it leaves out
+    // (config_utils.py:74-76), TP x PP x CP.
+    auto size = [&](Key k) { return job.is_written(k) ? job.get_int(k) : std::optional<std::int64_t>(1); };
+    auto world = job.get_int(Key::kWorldSize);
+    auto tp = size(Key::kTensorModelParallelSize), pp = size(Key::kPipelineModelParallelSize),
+         cp = size(Key::kContextParallelSize);
+    if (!world || !tp || !pp || !cp || *tp * *pp * *cp <= 0 || *world % (*tp * *pp * *cp) != 0) return;
+    std::optional<std::int64_t> dp = *world / (*tp * *pp * *cp);
+    const Fact* at = job.fact(Key::kGlobalBatchSize);
+    if (!dp || *dp <= 1 || prompts % *dp == 0 || !at->location.in_file()) return;
+    Finding f;
+    f.location = at->location;
+    f.message = fmt::format(
+        "rollout_batch_size={} is not a multiple of actor_train's DP = {}; ROLL raises \"Rollout Batch Size "
+        "({}) "
+        "must be divisible by data parallel size ({}) to ensure equal distribution across DP workers.\" at "
+        "start-up",
+        prompts, *dp, prompts, *dp);
+    f.help = fmt::format("use a rollout_batch_size that is a multiple of {}", *dp);
+    out.push_back(std::move(f));
+  }
+
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
+    if (gbs && job.description().starts_with("ROLL actor_train")) return roll_rollout_batch(job, *gbs, out);
     if (!gbs || !mbs || *mbs <= 0) return;
     auto dp = job.data_parallel();
     if (!dp || *dp <= 0) return;
