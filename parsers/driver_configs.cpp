@@ -272,6 +272,12 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
       p = {"train", "micro_batch_size"};
     } else if (p == std::vector<std::string>{"policy", "max_total_sequence_length"}) {
       p = {"model", "seq_length"};
+    } else if (!out.world_unknown && p.size() == 4 && p[0] == "policy" && p[1] == "generation" &&
+               p[2] == "vllm_cfg" && (p[3] == "tensor_parallel_size" || p[3] == "pipeline_parallel_size")) {
+      // Colocated vLLM runs on the policy's GPUs, which its TP x PP must divide (PL102).
+      p = {"model", p[3] == "tensor_parallel_size" ? "rollout_tensor_parallel_size"
+                                                   : "rollout_pipeline_parallel_size"};
+      k.quiet = true;
     } else {
       k.own_key = true;
     }

@@ -49,6 +49,8 @@ the world size must also be a multiple of the engine's TP x DP x PP
 (`actor_rollout_ref.rollout.tensor_model_parallel_size`, `data_parallel_size`,
 `pipeline_model_parallel_size`), which verl asserts when it builds the rollout
 (`verl/workers/megatron_workers.py:515-521@b178a3cd56f5`).
+NeMo-RL's colocated vLLM generation does the same with `policy.generation.vllm_cfg.tensor_parallel_size x
+pipeline_parallel_size` on the policy's GPUs (`nemo_rl/models/generation/vllm/vllm_generation.py:119-126@7ea279abfbeb`).
 
 ## Why
 `parallel_state.initialize_model_parallel` raises `RuntimeError: world_size (W) is not divisible by
@@ -128,6 +130,13 @@ class WorldSizeIndivisible final : public Rule {
         "verl asserts \"rollout world_size: {} is not divisible by infer_world_size: {}\" when it builds the "
         "rollout",
         *t, *d, *p, infer, W, W, infer);
+    // NeMo-RL's colocated vLLM (nemo_rl/models/generation/vllm/vllm_generation.py:119-126@7ea279abfbeb).
+    if (job.framework() != Framework::kVerl)
+      f.message = fmt::format(
+          "vLLM's TP·PP = {}·{} = {} does not divide the {} GPUs it shares with the policy; NeMo-RL asserts "
+          "\"World size must be a multiple of model parallel size. Got world size {} and model parallel size "
+          "(TP * PP) {}\" when it starts generation",
+          *t, *p, *t * *p, W, W, *t * *p);
     f.help = fmt::format("use a rollout tensor_model_parallel_size that divides {}", W);
     out.push_back(std::move(f));
   }
@@ -136,7 +145,8 @@ class WorldSizeIndivisible final : public Rule {
     auto mesh = job.mesh();
     auto world = job.get_int(Key::kWorldSize);
     if (!world || *world <= 0) return;
-    if (job.framework() == Framework::kVerl) check_rollout(job, *world, out);
+    if (job.framework() == Framework::kVerl || job.description().starts_with("NeMo-RL policy"))
+      check_rollout(job, *world, out);
     if (!mesh) return check_known_factors(job, *world, out);
     const std::int64_t W = *world;
     if (weight_shards(job, *mesh, W, out)) return;
