@@ -211,18 +211,26 @@ std::optional<DriverConfig> chatlearn(std::vector<DriverKey>& keys) {
         Framework::kMegatronLM, "ChatLearn policy_trainer (not Megatron)", "", "", false, true};
   }
   DriverConfig out{Framework::kMegatronLM, "ChatLearn policy_trainer (Megatron)", "", "", false, false};
+  const DriverKey* policy_gpus = find(keys, {"models", "policy", "num_gpu"});
+  const bool policy_on_trainer_gpus =
+      policy_gpus && policy_gpus->scalar == "${models.policy_trainer.num_gpu}";
   out.from_checkpoint = true;
   for (auto& k : keys) {
     auto& p = *k.path;
     if (p.size() == 3 && p[0] == "models" && p[1] == "policy_trainer" && p[2] == "num_gpu") {
-      if (auto n = int_of(&k)) out.world_size = *n;
-      out.world_from = out.world_spelling = "models.policy_trainer.num_gpu";
+      // A config file's GPU count is its template's placeholder (template/grpo_megatron.yaml: 1): the
+      // launch gives the real one (models.policy_trainer.num_gpu=...), so the file alone has none.
       k.own_key = true;
     } else if (p.size() == 3 && p[0] == "models" && p[1] == "policy_trainer") {
       replace_prefix(p, 2, {"model"});
       k.quiet = true;  // ChatLearn's own switches (trainable, packing, ...) sit beside Megatron's fields
     } else if (p == std::vector<std::string>{"runtime_args", "train_global_batch_size"}) {
       p = {"train", "global_batch_size"};
+    } else if (p == std::vector<std::string>{"models", "policy", "tensor_model_parallel_size"} &&
+               policy_on_trainer_gpus) {
+      // The rollout engine on the trainer's GPUs (models.policy.num_gpu: ${models.policy_trainer.num_gpu}).
+      p = {"model", "rollout_tensor_parallel_size"};
+      k.quiet = true;
     } else {
       k.own_key = true;
     }

@@ -238,6 +238,10 @@ bool ShellParser::chatlearn_driver(std::string_view entry, const std::vector<Wor
 std::vector<Word> ShellParser::chatlearn_overrides(const std::vector<Word>& args) {
   std::vector<Word> out;
   constexpr std::string_view kTrainer = "models.policy_trainer.";
+  // The rollout (models.policy) shares the trainer's GPUs unless the launch gives it its own.
+  const bool policy_gpus_given = std::any_of(args.begin(), args.end(), [](const Word& arg) {
+    return arg.text.starts_with("models.policy.num_gpu=");
+  });
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string_view t = args[i].text;
     Word w = args[i];
@@ -259,6 +263,8 @@ std::vector<Word> ShellParser::chatlearn_overrides(const std::vector<Word>& args
       w.text = std::string(key.substr(kTrainer.size())) + "=" + std::string(value);
     } else if (key == "runtime_args.train_global_batch_size") {
       w.text = "global_batch_size=" + std::string(value);
+    } else if (key == "models.policy.tensor_model_parallel_size" && !policy_gpus_given) {
+      w.text = "rollout_tensor_parallel_size=" + std::string(value);
     } else {
       continue;
     }

@@ -130,8 +130,16 @@ class WorldSizeIndivisible final : public Rule {
         "verl asserts \"rollout world_size: {} is not divisible by infer_world_size: {}\" when it builds the "
         "rollout",
         *t, *d, *p, infer, W, W, infer);
+    // ChatLearn's rollout on the trainer's GPUs (chatlearn/configs/policy_config.py:85-86@b7af31a972eb).
+    if (job.description().starts_with("ChatLearn "))
+      f.message = fmt::format(
+          "models.policy's tensor_model_parallel_size={} does not divide the {} GPUs the rollout shares with "
+          "the "
+          "trainer; ChatLearn asserts \"models.policy.num_gpu must be divisible by "
+          "tensor_model_parallel_size\"",
+          *t, W);
     // NeMo-RL's colocated vLLM (nemo_rl/models/generation/vllm/vllm_generation.py:119-126@7ea279abfbeb).
-    if (job.framework() != Framework::kVerl)
+    else if (job.framework() != Framework::kVerl)
       f.message = fmt::format(
           "vLLM's TP·PP = {}·{} = {} does not divide the {} GPUs it shares with the policy; NeMo-RL asserts "
           "\"World size must be a multiple of model parallel size. Got world size {} and model parallel size "
@@ -145,7 +153,8 @@ class WorldSizeIndivisible final : public Rule {
     auto mesh = job.mesh();
     auto world = job.get_int(Key::kWorldSize);
     if (!world || *world <= 0) return;
-    if (job.framework() == Framework::kVerl || job.description().starts_with("NeMo-RL policy"))
+    if (job.framework() == Framework::kVerl || job.description().starts_with("NeMo-RL policy") ||
+        job.description().starts_with("ChatLearn "))
       check_rollout(job, *world, out);
     if (!mesh) return check_known_factors(job, *world, out);
     const std::int64_t W = *world;
