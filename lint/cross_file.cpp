@@ -12,6 +12,7 @@
 #include <set>
 
 #include "lint/source_text.h"
+#include "parsers/argparse_flags.h"
 #include "parsers/python_parser.h"
 #include "parsers/source_files.h"
 #include "parsers/yaml_parser.h"
@@ -91,24 +92,6 @@ std::optional<std::string> framework_checkout(const std::string& script) {
   std::lock_guard lock(mutex);
   known.emplace(start.string(), found);
   return found;
-}
-
-// Whether a Megatron arguments.py refuses to start (assert or raise) over CUDA_DEVICE_MAX_CONNECTIONS:
-// an assert or raise statement whose first lines name the variable. Megatron-LM asserts it for TP or
-// CP > 1 (megatron/training/arguments.py:1476-1478@d98e8a64ddf3); older versions raise for sequence
-// parallelism and the asynchronous all-reduce; a fork may have dropped the check altogether.
-bool checks_max_connections(std::string_view text) {
-  constexpr std::string_view kVar = "CUDA_DEVICE_MAX_CONNECTIONS";
-  for (std::size_t at = text.find(kVar); at != std::string_view::npos; at = text.find(kVar, at + 1)) {
-    // The three lines before the mention: the statement that carries it (its message may continue).
-    std::size_t from = at;
-    for (int lines = 0; lines < 4 && from > 0; --from)
-      if (text[from - 1] == '\n') ++lines;
-    std::string_view before = text.substr(from, at - from);
-    for (std::string_view word : {"assert ", "raise "})
-      if (before.find(word) != std::string_view::npos) return true;
-  }
-  return false;
 }
 
 struct Loaded {
@@ -196,7 +179,8 @@ class Resolver {
       auto path = locate(file_.path, {"megatron/training/arguments.py", "megatron/arguments.py"}, reader_);
       if (!path) return;
       auto text = reader_.read(*path);
-      if (text && !checks_max_connections(*text)) unchecked_arguments_ = *path;
+      if (text && !refuses_without_variable(*text, "CUDA_DEVICE_MAX_CONNECTIONS"))
+        unchecked_arguments_ = *path;
     }
     if (unchecked_arguments_.empty()) return;
     job.argument_checks_without_max_connections = unchecked_arguments_;

@@ -11,6 +11,11 @@ namespace parlint {
 // Megatron-Core's config themselves and turn sequence parallelism off at TP 1.
 enum class Framework { kUnknown, kMegatronLM, kMegatronBridge, kNemo1, kNemo2, kMegatronDeepSpeed, kVerl };
 
+// A post-training framework that builds Megatron models itself and checks its own settings first (its
+// framework above says whose Megatron semantics apply: NeMo-RL runs Megatron-Bridge, ChatLearn
+// Megatron-LM, ROLL Megatron-Core through mcore_adapter).
+enum class Driver { kNone, kNemoRl, kRoll, kChatLearn };
+
 // Megatron-LM and its fork Megatron-DeepSpeed: the same flags, defaults and model arguments.
 inline bool megatron_lm_family(Framework f) {
   return f == Framework::kMegatronLM || f == Framework::kMegatronDeepSpeed;

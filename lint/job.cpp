@@ -43,6 +43,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       entry_script_(raw.entry_script),
       no_max_connections_check_(raw.argument_checks_without_max_connections),
       role_(raw.role),
+      driver_(raw.driver),
       notes_(raw.notes),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()),
       megatron_core_(options.megatron_core),

@@ -117,6 +117,7 @@ class Job {
   const std::string& entry_script() const { return entry_script_; }
   const std::vector<std::string>& notes() const { return notes_; }
   const std::string& role() const { return role_; }
+  Driver driver() const { return driver_; }
   // The arguments.py of the Megatron checkout the launch runs from, when it never checks
   // CUDA_DEVICE_MAX_CONNECTIONS; empty when it does or no checkout was found.
   const std::string& argument_checks_without_max_connections() const { return no_max_connections_check_; }
@@ -155,6 +156,7 @@ class Job {
   std::string entry_script_;
   std::string no_max_connections_check_;
   std::string role_;
+  Driver driver_ = Driver::kNone;
   std::vector<std::string> notes_;
   bool describes_model_ = false;
   ClusterProfile cluster_;

@@ -95,6 +95,7 @@ struct RawJob {
   // The job trains on its share of a cluster it splits with others (NeMo-RL's non-colocated generation):
   // an inherited cluster size is not its GPU count.
   bool cluster_split = false;
+  Driver driver = Driver::kNone;  // the post-training framework that builds it, if any
   // One of several jobs a launch starts (verl's "actor", "critic", "reference"): its findings name it.
   std::string role;
   // The Megatron checkout the launching script sits in, when its arguments.py never checks

@@ -42,4 +42,17 @@ std::vector<std::string> argparse_flags_defined(std::string_view source) {
   return flags;
 }
 
+bool refuses_without_variable(std::string_view source, std::string_view variable) {
+  for (std::size_t at = source.find(variable); at != std::string_view::npos;
+       at = source.find(variable, at + 1)) {
+    std::size_t from = at;  // the three lines before the mention: the statement that carries it
+    for (int lines = 0; lines < 4 && from > 0; --from)
+      if (source[from - 1] == '\n') ++lines;
+    std::string_view before = source.substr(from, at - from);
+    if (before.find("assert ") != std::string_view::npos || before.find("raise ") != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace parlint

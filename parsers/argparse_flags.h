@@ -11,4 +11,10 @@ namespace parlint {
 // scanned, not run, so options added in a loop or from a variable are not seen.
 std::vector<std::string> argparse_flags_defined(std::string_view source);
 
+// Whether an argument-checking file (a Megatron checkout's arguments.py) refuses to start over an
+// environment variable: an assert or raise statement whose first lines name it. Megatron-LM asserts
+// CUDA_DEVICE_MAX_CONNECTIONS for TP or CP > 1 (megatron/training/arguments.py:1476-1478@d98e8a64ddf3);
+// older versions raise for sequence parallelism; a fork may have dropped the check altogether.
+bool refuses_without_variable(std::string_view source, std::string_view variable);
+
 }  // namespace parlint

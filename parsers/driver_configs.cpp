@@ -171,6 +171,7 @@ std::optional<DriverConfig> roll(std::vector<DriverKey>& keys) {
     }
   if (role.empty()) return std::nullopt;
   DriverConfig out{Framework::kUnknown, "ROLL " + role + " (" + strategy + ")", "", "", false, false};
+  out.driver = Driver::kRoll;
   out.from_checkpoint = true;
   for (auto& k : keys) {
     auto& p = *k.path;
@@ -211,6 +212,7 @@ std::optional<DriverConfig> chatlearn(std::vector<DriverKey>& keys) {
         Framework::kMegatronLM, "ChatLearn policy_trainer (not Megatron)", "", "", false, true};
   }
   DriverConfig out{Framework::kMegatronLM, "ChatLearn policy_trainer (Megatron)", "", "", false, false};
+  out.driver = Driver::kChatLearn;
   const DriverKey* policy_gpus = find(keys, {"models", "policy", "num_gpu"});
   const bool policy_on_trainer_gpus =
       policy_gpus && policy_gpus->scalar == "${models.policy_trainer.num_gpu}";
@@ -251,6 +253,7 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   });
   if (!megatron && !(base_yaml && nemo_rl_sections)) return std::nullopt;
   DriverConfig out{Framework::kMegatronBridge, "NeMo-RL policy (megatron_cfg)", "", "", false, false};
+  out.driver = Driver::kNemoRl;
   if (base_yaml) out.base = defaults->scalar;
   // megatron_cfg.enabled may be switched on by a config that inherits this one, so the keys stay; the
   // switch itself travels with the job (RawJob::megatron_on).

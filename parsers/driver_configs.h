@@ -47,7 +47,8 @@ struct DriverConfig {
   std::optional<std::int64_t> world_size = std::nullopt;
   std::string world_from = {};      // the key it is read from
   std::string world_spelling = {};  // how plan names it: "len(actor_train.device_mapping)"
-  bool from_checkpoint = false;     // what the config leaves out comes from the model's checkpoint
+  bool from_checkpoint = false;
+  Driver driver = Driver::kNone;  // what the config leaves out comes from the model's checkpoint
 };
 
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys);

@@ -364,6 +364,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     job.framework = Framework::kMegatronLM;
     job.launch = LaunchKind::kNone;  // Ray places one actor per GPU
     job.description = "ChatLearn policy_trainer (" + entry + ", Megatron)";
+    job.driver = Driver::kChatLearn;
     job.unrecognized.clear();
     for (const Word& arg : args)
       if (arg.text.starts_with("--chatlearn-num-gpu=")) {

@@ -293,6 +293,7 @@ class DocumentExtractor {
         quiet[i] = keys[i].quiet;
       }
       job.cluster_split = driver->world_unknown;
+      job.driver = driver->driver;
       if (driver->world_size) {  // ROLL: the role's devices
         auto at = by_path_.find(driver->world_from);
         Fact f;

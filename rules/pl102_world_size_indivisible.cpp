@@ -131,7 +131,7 @@ class WorldSizeIndivisible final : public Rule {
         "rollout",
         *t, *d, *p, infer, W, W, infer);
     // ChatLearn's rollout on the trainer's GPUs (chatlearn/configs/policy_config.py:85-86@b7af31a972eb).
-    if (job.description().starts_with("ChatLearn "))
+    if (job.driver() == Driver::kChatLearn)
       f.message = fmt::format(
           "models.policy's tensor_model_parallel_size={} does not divide the {} GPUs the rollout shares with "
           "the "
@@ -153,8 +153,8 @@ class WorldSizeIndivisible final : public Rule {
     auto mesh = job.mesh();
     auto world = job.get_int(Key::kWorldSize);
     if (!world || *world <= 0) return;
-    if (job.framework() == Framework::kVerl || job.description().starts_with("NeMo-RL policy") ||
-        job.description().starts_with("ChatLearn "))
+    if (job.framework() == Framework::kVerl || (job.driver() == Driver::kNemoRl && job.role().empty()) ||
+        job.driver() == Driver::kChatLearn)
       check_rollout(job, *world, out);
     if (!mesh) return check_known_factors(job, *world, out);
     const std::int64_t W = *world;

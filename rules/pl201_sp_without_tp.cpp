@@ -107,10 +107,10 @@ class SpWithoutTp final : public Rule {
     if (job.framework() == Framework::kVerl) return;  // verl turns SP off at TP 1 by design
     // So does ROLL's mcore_adapter, whose configs share sequence_parallel: true across TP sizes
     // (mcore_adapter/src/mcore_adapter/models/model_config.py:368-373@8eb27cc2dc34).
-    if (job.description().starts_with("ROLL ")) return;
+    if (job.driver() == Driver::kRoll) return;
     // ChatLearn's template writes sequence_parallel: True for every TP its launches choose
     // (template/grpo_megatron.yaml@b7af31a972eb); Megatron-LM turns it off at TP 1.
-    if (job.description().starts_with("ChatLearn ")) return;
+    if (job.driver() == Driver::kChatLearn) return;
     const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = sp_fact->location;

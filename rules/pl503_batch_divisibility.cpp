@@ -100,7 +100,8 @@ class BatchDivisibility final : public Rule {
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
-    if (gbs && job.description().starts_with("ROLL actor_train")) return roll_rollout_batch(job, *gbs, out);
+    // Only actor_train carries a batch: rollout_batch_size (driver_configs.cpp).
+    if (gbs && job.driver() == Driver::kRoll) return roll_rollout_batch(job, *gbs, out);
     if (!gbs || !mbs || *mbs <= 0) return;
     auto dp = job.data_parallel();
     if (!dp || *dp <= 0) return;
@@ -124,7 +125,7 @@ class BatchDivisibility final : public Rule {
     // 1010-1013@7ea279abfbeb).
     // ChatLearn the same: the trainer's batch over num_replica x replica_dp_size, the micro-batches only
     // without packing (algorithm/grpo.py:155-176@b7af31a972eb).
-    const bool chatlearn = job.description().starts_with("ChatLearn ");
+    const bool chatlearn = job.driver() == Driver::kChatLearn;
     if (chatlearn) {
       if (*gbs % *dp == 0) return;
       f.message = fmt::format(
@@ -133,7 +134,7 @@ class BatchDivisibility final : public Rule {
           "models.policy_trainer.num_replica ... times models.policy_trainer.replica_dp_size ...\"",
           *gbs, *dp);
     }
-    if (job.description().starts_with("NeMo-RL")) {
+    if (job.driver() == Driver::kNemoRl) {
       // The micro-batch split does not apply with sequence packing or dynamic batching, which the
       // config may turn on where parlint does not look: only the shards are judged.
       if (*gbs % *dp == 0) return;

@@ -309,3 +309,18 @@ def extra(parser):
   EXPECT_TRUE(parlint::argparse_flags_defined("add_argument(").empty());
   EXPECT_TRUE(parlint::argparse_flags_defined("add_argument('--unclosed").empty());
 }
+
+// A Megatron arguments.py refuses to start without the variable only where an assert or raise names it.
+TEST(ArgparseFlags, RefusesWithoutVariable) {
+  EXPECT_TRUE(parlint::refuses_without_variable(
+      "if tp > 1:\n    assert os.environ.get('CUDA_DEVICE_MAX_CONNECTIONS') == \"1\", \\\n        \"msg\"\n",
+      "CUDA_DEVICE_MAX_CONNECTIONS"));
+  EXPECT_TRUE(
+      parlint::refuses_without_variable("    raise RuntimeError(\n        \"Using sequence parallelism "
+                                        "requires setting the environment variable \"\n"
+                                        "        \"CUDA_DEVICE_MAX_CONNECTIONS to 1\")\n",
+                                        "CUDA_DEVICE_MAX_CONNECTIONS"));
+  EXPECT_FALSE(parlint::refuses_without_variable(
+      "# relies on CUDA_DEVICE_MAX_CONNECTIONS=1\nwarnings.warn('set CUDA_DEVICE_MAX_CONNECTIONS')\n",
+      "CUDA_DEVICE_MAX_CONNECTIONS"));
+}
