@@ -94,6 +94,10 @@ namespace parlint {
   X(kRolloutTensorParallelSize, "rollout_tensor_parallel_size", kInt)                      \
   X(kRolloutDataParallelSize, "rollout_data_parallel_size", kInt)                          \
   X(kRolloutPipelineParallelSize, "rollout_pipeline_parallel_size", kInt)                  \
+  X(kRolloutExpertParallelSize, "rollout_expert_parallel_size", kInt)                      \
+  X(kRolloutWorldSize, "rollout_world_size", kInt)                                         \
+  X(kRolloutName, "rollout_name", kAny)                                                    \
+  X(kRolloutAsyncEngine, "rollout_async_engine", kBool)                                    \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

@@ -83,6 +83,8 @@ void non_colocated_split(const std::vector<DriverKey>& keys, DriverConfig& out) 
     }
     out.train_nodes = 1;
     out.train_gpus_per_node = *gpus - *rg;
+    out.generation_gpus = *rg;
+    out.generation_gpus_from = "policy.generation.colocated.resources.gpus_per_node";
     out.nodes_from = "cluster.num_nodes";
     out.gpus_from = "cluster.gpus_per_node - policy.generation.colocated.resources.gpus_per_node";
     return;
@@ -106,6 +108,9 @@ void non_colocated_split(const std::vector<DriverKey>& keys, DriverConfig& out) 
   }
   out.train_nodes = *nodes - *rn;
   out.train_gpus_per_node = *gpus;
+  out.generation_gpus = *rn * *rg;
+  out.generation_gpus_from =
+      "policy.generation.colocated.resources.num_nodes x policy.generation.colocated.resources.gpus_per_node";
   out.nodes_from = "cluster.num_nodes - policy.generation.colocated.resources.num_nodes";
   out.gpus_from = "cluster.gpus_per_node";
 }
@@ -233,11 +238,26 @@ std::optional<DriverConfig> chatlearn(std::vector<DriverKey>& keys) {
       // The rollout engine on the trainer's GPUs (models.policy.num_gpu: ${models.policy_trainer.num_gpu}).
       p = {"model", "rollout_tensor_parallel_size"};
       k.quiet = true;
+    } else if (p.size() == 3 && p[0] == "models" && p[1] == "policy" &&
+               (p[2] == "expert_model_parallel_size" || p[2] == "pipeline_model_parallel_size")) {
+      // The rollout supports neither (chatlearn/configs/policy_config.py:89-90@b7af31a972eb): PL102.
+      p = {"model", p[2] == "expert_model_parallel_size" ? "rollout_expert_parallel_size"
+                                                         : "rollout_pipeline_parallel_size"};
+      k.quiet = true;
     } else {
       k.own_key = true;
     }
   }
   return out;
+}
+
+// The rollout key a NeMo-RL policy.generation.vllm_cfg field is read as, or nullptr.
+const char* vllm_layout_key(std::string_view field) {
+  if (field == "tensor_parallel_size") return "rollout_tensor_parallel_size";
+  if (field == "pipeline_parallel_size") return "rollout_pipeline_parallel_size";
+  if (field == "expert_parallel_size") return "rollout_expert_parallel_size";
+  if (field == "async_engine") return "rollout_async_engine";
+  return nullptr;
 }
 
 std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
@@ -283,11 +303,11 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
       p = {"train", "micro_batch_size"};
     } else if (p == std::vector<std::string>{"policy", "max_total_sequence_length"}) {
       p = {"model", "seq_length"};
-    } else if (!out.world_unknown && p.size() == 4 && p[0] == "policy" && p[1] == "generation" &&
-               p[2] == "vllm_cfg" && (p[3] == "tensor_parallel_size" || p[3] == "pipeline_parallel_size")) {
-      // Colocated vLLM runs on the policy's GPUs, which its TP x PP must divide (PL102).
-      p = {"model", p[3] == "tensor_parallel_size" ? "rollout_tensor_parallel_size"
-                                                   : "rollout_pipeline_parallel_size"};
+    } else if (p.size() == 4 && p[0] == "policy" && p[1] == "generation" && p[2] == "vllm_cfg" &&
+               vllm_layout_key(p[3])) {
+      // vLLM's layout (PL102): colocated, its TP x PP must divide the policy's GPUs; non-colocated, the
+      // generation's own (the job's rollout_world_size).
+      p = {"model", std::string(vllm_layout_key(p[3]))};
       k.quiet = true;
     } else {
       k.own_key = true;

@@ -43,6 +43,10 @@ struct DriverConfig {
   // How each was computed ("cluster.num_nodes - policy.generation.colocated.resources.num_nodes").
   std::string nodes_from = {}, gpus_from = {};
   std::string refusal = {};  // the split NeMo-RL refuses, with its message
+  // ... and the GPUs generation gets there: resources.num_nodes x gpus_per_node (grpo.py:862-911), which
+  // vLLM's TP x PP must divide; unknown (nullopt) unless the split is known.
+  std::optional<std::int64_t> generation_gpus = std::nullopt;
+  std::string generation_gpus_from = {};
   // ROLL: the role's GPUs, len(device_mapping) (roll/configs/worker_config.py:311-316@8eb27cc2dc34).
   std::optional<std::int64_t> world_size = std::nullopt;
   std::string world_from = {};      // the key it is read from

@@ -265,6 +265,10 @@ std::vector<Word> ShellParser::chatlearn_overrides(const std::vector<Word>& args
       w.text = "global_batch_size=" + std::string(value);
     } else if (key == "models.policy.tensor_model_parallel_size" && !policy_gpus_given) {
       w.text = "rollout_tensor_parallel_size=" + std::string(value);
+    } else if (key == "models.policy.expert_model_parallel_size") {
+      w.text = "rollout_expert_parallel_size=" + std::string(value);
+    } else if (key == "models.policy.pipeline_model_parallel_size") {
+      w.text = "rollout_pipeline_parallel_size=" + std::string(value);
     } else {
       continue;
     }

@@ -141,8 +141,9 @@ std::vector<VerlRole> verl_roles(const std::vector<Word>& args) {
   for (auto [key, name] :
        {std::pair{"actor_rollout_ref.rollout.tensor_model_parallel_size", "rollout_tensor_parallel_size"},
         std::pair{"actor_rollout_ref.rollout.data_parallel_size", "rollout_data_parallel_size"},
-        std::pair{"actor_rollout_ref.rollout.pipeline_model_parallel_size",
-                  "rollout_pipeline_parallel_size"}})
+        std::pair{"actor_rollout_ref.rollout.pipeline_model_parallel_size", "rollout_pipeline_parallel_size"},
+        std::pair{"actor_rollout_ref.rollout.expert_parallel_size", "rollout_expert_parallel_size"},
+        std::pair{"actor_rollout_ref.rollout.name", "rollout_name"}})
     if (auto o = value_of(key)) actor.args.push_back(respelled(*o, name, spelled));
   roles.push_back(actor);
 

@@ -305,6 +305,19 @@ class DocumentExtractor {
         split_facts.push_back(std::move(f));
       }
       if (driver->from_checkpoint) job.settings_from_checkpoint = true;
+      if (driver->world_unknown) {  // NeMo-RL generation on GPUs of its own
+        auto at = by_path_.find("policy.generation.colocated.resources.gpus_per_node");
+        Fact f;
+        f.key = Key::kRolloutWorldSize;
+        f.location = at != by_path_.end() ? entries_[at->second].location : entries_.front().location;
+        f.origin = Origin::kYaml;
+        f.spelling = driver->generation_gpus ? driver->generation_gpus_from : "the generation's resources";
+        f.value = driver->generation_gpus ? Value::integer(*driver->generation_gpus)
+                                          : Value::unknown(
+                                                "generation is not colocated and its GPUs are not "
+                                                "known from this file");
+        split_facts.push_back(std::move(f));
+      }
       if (driver->train_nodes && driver->train_gpus_per_node) {
         // The policy's share of the cluster, placed where the cluster is written.
         auto at = by_path_.find("cluster.num_nodes");

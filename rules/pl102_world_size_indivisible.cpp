@@ -14,6 +14,10 @@ namespace PARLINT_UNITY_ID {
 constexpr Key kReads[] = {Key::kRolloutTensorParallelSize,
                           Key::kRolloutDataParallelSize,
                           Key::kRolloutPipelineParallelSize,
+                          Key::kRolloutExpertParallelSize,
+                          Key::kRolloutWorldSize,
+                          Key::kRolloutName,
+                          Key::kRolloutAsyncEngine,
                           Key::kTensorModelParallelSize,
                           Key::kPipelineModelParallelSize,
                           Key::kContextParallelSize,
@@ -49,8 +53,18 @@ the world size must also be a multiple of the engine's TP x DP x PP
 (`actor_rollout_ref.rollout.tensor_model_parallel_size`, `data_parallel_size`,
 `pipeline_model_parallel_size`), which verl asserts when it builds the rollout
 (`verl/workers/megatron_workers.py:515-521@b178a3cd56f5`).
+The engine's own layout must hold too: with `expert_parallel_size` > 1 verl asserts it equals the engine's
+TP x DP (`verl/workers/config/rollout.py:257-260@b178a3cd56f5`), and vLLM, SGLang and TensorRT-LLM rollouts
+raise `NotImplementedError` for `pipeline_model_parallel_size` > 1 (`rollout.py:262-266@b178a3cd56f5`).
+
 NeMo-RL's colocated vLLM generation does the same with `policy.generation.vllm_cfg.tensor_parallel_size x
-pipeline_parallel_size` on the policy's GPUs (`nemo_rl/models/generation/vllm/vllm_generation.py:119-126@7ea279abfbeb`).
+pipeline_parallel_size` on the policy's GPUs (`nemo_rl/models/generation/vllm/vllm_generation.py:119-126@7ea279abfbeb`);
+non-colocated (`policy.generation.colocated.enabled: false`), on the generation's own GPUs,
+`resources.num_nodes x resources.gpus_per_node` (`nemo_rl/algorithms/grpo.py:862-911@7ea279abfbeb`). vLLM's
+`expert_parallel_size` > 1 must be a multiple of its TP, and an EP other than TP needs
+`async_engine: false`; PP > 1 needs `async_engine: true` (`vllm_generation.py:128-146@7ea279abfbeb`).
+ChatLearn's rollout (`models.policy`) takes neither expert nor pipeline parallelism
+(`chatlearn/configs/policy_config.py:89-90@b7af31a972eb`).
 
 ## Why
 `parallel_state.initialize_model_parallel` raises `RuntimeError: world_size (W) is not divisible by
@@ -107,6 +121,121 @@ class WorldSizeIndivisible final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
 
+  // The engine's layout against itself, whatever GPUs it gets: verl's RolloutConfig.__post_init__
+  // (verl/workers/config/rollout.py:257-266@b178a3cd56f5), NeMo-RL's VllmGeneration.__init__
+  // (vllm_generation.py:128-146@7ea279abfbeb).
+  static void check_rollout_layout(const Job& job, std::vector<Finding>& out) {
+    auto written = [&](Key k) -> const Fact* {
+      const Fact* f = job.fact(k);
+      return f && f->location.in_file() && !f->weak ? f : nullptr;
+    };
+    const Fact* ep = written(Key::kRolloutExpertParallelSize);
+    const Fact* tp = written(Key::kRolloutTensorParallelSize);
+    const Fact* pp = written(Key::kRolloutPipelineParallelSize);
+    auto e = ep ? ep->value.as_int() : std::nullopt, t = tp ? tp->value.as_int() : std::nullopt;
+    auto p = pp ? pp->value.as_int() : std::nullopt;
+    if (job.framework() == Framework::kVerl) {
+      if (e && t && *e > 1 && *t > 0) {
+        auto dp = job.fact(Key::kRolloutDataParallelSize);
+        auto d = dp ? dp->value.as_int() : std::optional<std::int64_t>(1);
+        if (d && *d > 0 && *e != *t * *d) {
+          Finding f;
+          f.location = ep->location;
+          f.message = fmt::format(
+              "the rollout's expert_parallel_size={} is not its TP·DP = {}·{} = {}; verl asserts "
+              "\"expert_parallel_size must be equal to tensor_model_parallel_size * data_parallel_size\" "
+              "when it reads the rollout config",
+              *e, *t, *d, *t * *d);
+          f.help = fmt::format(
+              "set actor_rollout_ref.rollout.expert_parallel_size={} (or 1 for no expert "
+              "parallelism in the rollout)",
+              *t * *d);
+          f.related.push_back({tp->location, fmt::format("rollout tensor_model_parallel_size={}", *t)});
+          out.push_back(std::move(f));
+        }
+      }
+      const Fact* name = job.fact(Key::kRolloutName);
+      std::optional<std::string> engine;
+      if (name && name->value.kind() == Value::Kind::kString) engine = name->value.text();
+      if (p && *p > 1 && engine && (*engine == "vllm" || *engine == "sglang" || *engine == "trtllm")) {
+        Finding f;
+        f.location = pp->location;
+        f.message = fmt::format(
+            "the {} rollout with pipeline_model_parallel_size={}; verl raises NotImplementedError(\"Current "
+            "rollout self.name='{}' not implemented pipeline_model_parallel_size > 1 yet.\")",
+            *engine, *p, *engine);
+        f.help =
+            "use actor_rollout_ref.rollout.pipeline_model_parallel_size=1 and scale the rollout with its "
+            "tensor_model_parallel_size or data_parallel_size";
+        f.related.push_back({name->location, fmt::format("rollout name={}", *engine)});
+        out.push_back(std::move(f));
+      }
+      return;
+    }
+    if (job.driver() == Driver::kChatLearn) {
+      for (auto [fact, value, name, said] :
+           {std::tuple{ep, e, "expert_model_parallel_size",
+                       "Expert Parallel of Policy model is not supported"},
+            std::tuple{pp, p, "pipeline_model_parallel_size",
+                       "Pipeline Parallel of Policy model is not supported"}}) {
+        if (!value || *value <= 1) continue;
+        Finding f;
+        f.location = fact->location;
+        f.message = fmt::format(
+            "models.policy.{}={}, but ChatLearn's vLLM rollout runs without it: ChatLearn asserts \"{}\" at "
+            "start-up",
+            name, *value, said);
+        f.help =
+            fmt::format("set models.policy.{}=1 and scale the rollout with tensor_model_parallel_size", name);
+        out.push_back(std::move(f));
+      }
+      return;
+    }
+    if (job.driver() != Driver::kNemoRl) return;
+    const Fact* async_fact = job.fact(Key::kRolloutAsyncEngine);
+    auto async = async_fact && async_fact->location.in_file() ? async_fact->value.as_bool() : std::nullopt;
+    if (e && *e > 1) {
+      const Fact* tpf = job.fact(Key::kRolloutTensorParallelSize);
+      auto tv = tpf && tpf->location.in_file() ? tpf->value.as_int() : std::nullopt;
+      if (tv && *tv > 0 && *e % *tv != 0) {
+        Finding f;
+        f.location = ep->location;
+        f.message = fmt::format(
+            "vLLM's expert_parallel_size={} is not a multiple of its tensor_parallel_size={}; NeMo-RL "
+            "asserts "
+            "\"When EP > 1, EP must be a multiple of TP since vLLM's EP = DP * TP\" when it starts "
+            "generation",
+            *e, *tv);
+        f.help = fmt::format("set policy.generation.vllm_cfg.expert_parallel_size to a multiple of {}", *tv);
+        f.related.push_back({tpf->location, fmt::format("vLLM tensor_parallel_size={}", *tv)});
+        out.push_back(std::move(f));
+      } else if (tv && *tv > 0 && *e != *tv && async == true) {
+        Finding f;
+        f.location = async_fact->location;
+        f.message = fmt::format(
+            "vLLM's expert_parallel_size={} differs from its tensor_parallel_size={}, so vLLM runs "
+            "data-parallel inside, which NeMo-RL refuses with async_engine: true (\"vLLM async_engine has "
+            "some issues when using DP inside vLLM\")",
+            *e, *tv);
+        f.help =
+            fmt::format("set policy.generation.vllm_cfg.async_engine=false, or expert_parallel_size={}", *tv);
+        f.related.push_back({ep->location, fmt::format("vLLM expert_parallel_size={}", *e)});
+        out.push_back(std::move(f));
+      }
+    }
+    if (p && *p > 1 && async == false) {
+      Finding f;
+      f.location = async_fact->location;
+      f.message = fmt::format(
+          "vLLM's pipeline_parallel_size={} with async_engine: false; NeMo-RL asserts \"When "
+          "pipeline_parallel_size > 1, async_engine must be set to True in the vLLM configuration\"",
+          *p);
+      f.help = "set policy.generation.vllm_cfg.async_engine=true, or pipeline_parallel_size=1";
+      f.related.push_back({pp->location, fmt::format("vLLM pipeline_parallel_size={}", *p)});
+      out.push_back(std::move(f));
+    }
+  }
+
   // verl fits its rollout engine into the training GPUs: W must be a multiple of the engine's
   // TP x DP x PP (verl/workers/megatron_workers.py:515-521@b178a3cd56f5).
   static void check_rollout(const Job& job, std::int64_t W, std::vector<Finding>& out) {
@@ -138,24 +267,40 @@ class WorldSizeIndivisible final : public Rule {
           "trainer; ChatLearn asserts \"models.policy.num_gpu must be divisible by "
           "tensor_model_parallel_size\"",
           *t, W);
-    // NeMo-RL's colocated vLLM (nemo_rl/models/generation/vllm/vllm_generation.py:119-126@7ea279abfbeb).
-    else if (job.framework() != Framework::kVerl)
+    // NeMo-RL's vLLM (nemo_rl/models/generation/vllm/vllm_generation.py:119-126@7ea279abfbeb), on the
+    // policy's GPUs or, non-colocated, on the generation's own.
+    else if (job.framework() != Framework::kVerl) {
+      const Fact* own = job.fact(Key::kRolloutWorldSize);
       f.message = fmt::format(
-          "vLLM's TP·PP = {}·{} = {} does not divide the {} GPUs it shares with the policy; NeMo-RL asserts "
+          "vLLM's TP·PP = {}·{} = {} does not divide the {} GPUs {}; NeMo-RL asserts "
           "\"World size must be a multiple of model parallel size. Got world size {} and model parallel size "
           "(TP * PP) {}\" when it starts generation",
-          *t, *p, *t * *p, W, W, *t * *p);
+          *t, *p, *t * *p, W,
+          own ? "generation gets (" + own->spelling + ")" : std::string("it shares with the policy"), W,
+          *t * *p);
+      if (own) f.related.push_back({own->location, fmt::format("generation's GPUs: {}", W)});
+    }
     f.help = fmt::format("use a rollout tensor_model_parallel_size that divides {}", W);
+    if (job.driver() == Driver::kNemoRl)
+      f.help = fmt::format("use a vllm_cfg tensor_parallel_size x pipeline_parallel_size that divides {}{}",
+                           W, job.fact(Key::kRolloutWorldSize) ? ", or give generation more GPUs" : "");
+    else if (job.driver() == Driver::kChatLearn)
+      f.help = fmt::format("use a models.policy.tensor_model_parallel_size that divides {}", W);
     out.push_back(std::move(f));
   }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto mesh = job.mesh();
     auto world = job.get_int(Key::kWorldSize);
-    if (!world || *world <= 0) return;
     if (job.framework() == Framework::kVerl || (job.driver() == Driver::kNemoRl && job.role().empty()) ||
-        job.driver() == Driver::kChatLearn)
-      check_rollout(job, *world, out);
+        job.driver() == Driver::kChatLearn) {
+      check_rollout_layout(job, out);
+      // The engine's GPUs: its own where the framework gives it some, else the trainer's.
+      const Fact* own = job.fact(Key::kRolloutWorldSize);
+      auto rollout_world = own ? own->value.as_int() : world;
+      if (rollout_world && *rollout_world > 0) check_rollout(job, *rollout_world, out);
+    }
+    if (!world || *world <= 0) return;
     if (!mesh) return check_known_factors(job, *world, out);
     const std::int64_t W = *world;
     if (weight_shards(job, *mesh, W, out)) return;
