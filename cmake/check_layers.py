@@ -6,8 +6,7 @@ part that parsers and rules both include; neither includes the other. Every proj
 through its includes, directly or through headers, must belong to a part its own part may use:
 
   model    lint/{fact,value,keys,source_range,source_text,framework,mesh,parsed_file,word,setting_list,
-           size_expression,whitespace,
-           work_budget}.*
+           size_expression,whitespace,work_budget,cluster_share}.*
   parsers  parsers/*            may use: model, parsers
   rules    rules/*              may use: model, rule API (the headers of the job, its derived views
                                 and the tables)
@@ -22,7 +21,7 @@ import sys
 
 MODEL = {
     "fact", "value", "keys", "source_range", "source_text", "framework", "mesh", "parsed_file", "word",
-    "setting_list", "size_expression", "whitespace", "work_budget",
+    "setting_list", "size_expression", "whitespace", "work_budget", "cluster_share",
 }
 # What rules see of the core: the resolved job, what is derived from it, and the built-in tables.
 RULE_API = {

@@ -13,6 +13,7 @@
 
 #include "lint/source_text.h"
 #include "parsers/argparse_flags.h"
+#include "parsers/driver_configs.h"
 #include "parsers/python_parser.h"
 #include "parsers/source_files.h"
 #include "parsers/yaml_parser.h"
@@ -216,6 +217,7 @@ class Resolver {
       relative = next;
     }
     std::string own_model = job.model;
+    complete_cluster_share(job, chain);
     for (const auto& path : chain) {  // the nearest config that writes the Megatron switch decides it
       const ParsedFile* parsed = load(path, false);
       if (const RawJob* same = same_role(*parsed, job); !job.megatron_on && same)
@@ -245,6 +247,35 @@ class Resolver {
       job.notes.push_back("read " + *it + " (inherited through defaults:)");
     }
     if (!own_model.empty()) job.model = own_model;
+  }
+
+  // NeMo-RL: the cluster terms a config leaves to its parents (generation's resources, the cluster's
+  // GPUs per node, whether generation is colocated at all) complete its own before the policy's share is
+  // computed; a root config's cluster size is its own example run's and is not taken.
+  void complete_cluster_share(RawJob& job, const std::vector<std::string>& chain) {
+    if (!job.cluster_terms) return;
+    ClusterShareTerms merged = *job.cluster_terms;
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+      const RawJob* same = same_role(*load(chain[i], false), job);
+      if (same && same->cluster_terms) merged.inherit(*same->cluster_terms, i + 1 < chain.size());
+    }
+    if (!merged.non_colocated()) return;
+    const bool own_split = job.cluster_terms->non_colocated();
+    ClusterShare share = split_non_colocated(merged);
+    if (own_split && !share.train_nodes && share.refusal.empty()) return;  // the file's own note stands
+    if (own_split && split_non_colocated(*job.cluster_terms).train_nodes) return;  // computed already
+    // Generation moved off the policy's GPUs by a parent, or completed by one: replace the world the file
+    // alone gave (its cluster.* read as colocated, or unknown).
+    std::erase_if(job.facts, [](const Fact& f) {
+      return f.key == Key::kNodes || f.key == Key::kGpusPerNode || f.key == Key::kRolloutWorldSize;
+    });
+    std::erase_if(job.notes,
+                  [](const std::string& n) { return n.starts_with("generation is not colocated"); });
+    Location fallback = job.facts.empty() ? Location{} : job.facts.front().location;
+    fallback.path = file_.path;
+    auto facts = cluster_share_facts(merged, share, fallback, job.notes);
+    job.facts.insert(job.facts.end(), facts.begin(), facts.end());
+    job.cluster_split = true;
   }
 
   void config(RawJob& job, const Word& ref, std::vector<Fact>& below) {

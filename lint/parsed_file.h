@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/cluster_share.h"
 #include "lint/fact.h"
 #include "lint/framework.h"
 #include "lint/size_expression.h"
@@ -95,6 +96,8 @@ struct RawJob {
   // The job trains on its share of a cluster it splits with others (NeMo-RL's non-colocated generation):
   // an inherited cluster size is not its GPU count.
   bool cluster_split = false;
+  // NeMo-RL: the cluster terms the config writes, completed from its parents before the split is made.
+  std::optional<ClusterShareTerms> cluster_terms;
   Driver driver = Driver::kNone;  // the post-training framework that builds it, if any
   // One of several jobs a launch starts (verl's "actor", "critic", "reference"): its findings name it.
   std::string role;

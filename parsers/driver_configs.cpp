@@ -30,89 +30,149 @@ const DriverKey* find(const std::vector<DriverKey>& keys, std::initializer_list<
   return nullptr;
 }
 
-std::optional<std::int64_t> int_of(const DriverKey* k) {
-  if (!k || k->scalar.empty() || k->scalar.size() > 9 ||
-      k->scalar.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  return std::stoll(k->scalar);
-}
+}  // namespace
 
-// NeMo-RL's train/inference split with non-colocated generation (nemo_rl/algorithms/grpo.py:862-915
-// @7ea279abfbeb): one node gives the generation some of its GPUs; several nodes give it whole nodes.
-// Only when the file writes every term; a reward model or distillation teachers take GPUs too.
-void non_colocated_split(const std::vector<DriverKey>& keys, DriverConfig& out) {
-  // Other consumers of the cluster make the policy's share unknown: a reward model or distillation
-  // teachers (grpo.py:772-805), NeMo Gym's environment servers (placed by the launch), any other
-  // resources block.
-  for (const auto& k : keys) {
-    const auto& p = *k.path;
-    if (starts_with(p, {"env", "reward_model"}) || starts_with(p, {"on_policy_distillation"}) ||
-        starts_with(p, {"env", "nemo_gym"}) || starts_with(p, {"teacher"}))
-      return;
-    bool size_key = !p.empty() && (p.back() == "num_nodes" || p.back() == "gpus_per_node");
-    if (size_key && !starts_with(p, {"cluster"}) &&
-        !starts_with(p, {"policy", "generation", "colocated", "resources"}))
-      return;
-  }
-  auto nodes = int_of(find(keys, {"cluster", "num_nodes"}));
-  auto gpus = int_of(find(keys, {"cluster", "gpus_per_node"}));
-  const DriverKey* rn_key = find(keys, {"policy", "generation", "colocated", "resources", "num_nodes"});
-  const DriverKey* rg_key = find(keys, {"policy", "generation", "colocated", "resources", "gpus_per_node"});
-  auto rn = int_of(rn_key), rg = int_of(rg_key);
-  auto is_null = [](const DriverKey* k) { return !k || k->scalar.empty() || k->scalar == "null"; };
-  if (!nodes || !gpus) return;
+// A reward model or distillation teachers take GPUs too: then the policy's share is unknown.
+ClusterShare split_non_colocated(const ClusterShareTerms& t) {
+  ClusterShare out;
+  if (t.other_consumers) return out;
+  auto int_of = [](const ClusterShareTerms::Term& term) -> std::optional<std::int64_t> {
+    const std::string& s = term.text;
+    if (!term.written || s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return std::stoll(s);
+  };
+  auto nodes = int_of(t.nodes), gpus = int_of(t.gpus_per_node);
+  auto rn = int_of(t.generation_nodes), rg = int_of(t.generation_gpus_per_node);
+  auto is_null = [](const ClusterShareTerms::Term& k) {
+    return !k.written || k.text.empty() || k.text == "null";
+  };
+  if (!nodes || !gpus) return out;
   if (*nodes == 1) {
     if (!rg || *rg <= 0) {
-      if (is_null(rg_key))
+      if (is_null(t.generation_gpus_per_node))
         out.refusal =
             "policy.generation.colocated.resources.gpus_per_node must be explicitly set to a value > 0 "
             "when policy_nodes = 1 and inference is non-colocated";
-      return;
+      return out;
     }
     if (rn && *rn != 1) {
       out.refusal =
           "policy.generation.colocated.resources.num_nodes must be 1 or set to null when policy_nodes = "
           "1 and inference is non-colocated";
-      return;
+      return out;
     }
     if (*gpus - *rg <= 0) {
       out.refusal = "No enough GPUs for training, train_gpus_per_node:" + std::to_string(*gpus - *rg) +
                     " = cluster_config['gpus_per_node']:" + std::to_string(*gpus) +
                     " - inference_gpus_per_node:" + std::to_string(*rg);
-      return;
+      return out;
     }
     out.train_nodes = 1;
     out.train_gpus_per_node = *gpus - *rg;
     out.generation_gpus = *rg;
-    out.generation_gpus_from = "policy.generation.colocated.resources.gpus_per_node";
     out.nodes_from = "cluster.num_nodes";
     out.gpus_from = "cluster.gpus_per_node - policy.generation.colocated.resources.gpus_per_node";
-    return;
+    out.generation_from = "policy.generation.colocated.resources.gpus_per_node";
+    return out;
   }
   if (!rn || *rn <= 0 || !rg) {
-    if (rn_key && rn && *rn <= 0)
+    if (t.generation_nodes.written && rn && *rn <= 0)
       out.refusal =
           "policy.generation.colocated.resources.num_nodes must be > 0 when cluster.num_nodes > 1 and "
           "inference is non-colocated";
-    return;
+    return out;
   }
   if (*rg != *gpus) {
     out.refusal =
         "policy.generation.colocated.resources.gpus_per_node must be explicitly set and equal to "
         "cluster.gpus_per_node when cluster.num_nodes > 1 and inference is non-colocated";
-    return;
+    return out;
   }
   if (*nodes - *rn <= 0) {
     out.refusal = "Non-colocated mode requires train_nodes > 0 and inference_nodes > 0";
-    return;
+    return out;
   }
   out.train_nodes = *nodes - *rn;
   out.train_gpus_per_node = *gpus;
   out.generation_gpus = *rn * *rg;
-  out.generation_gpus_from =
-      "policy.generation.colocated.resources.num_nodes x policy.generation.colocated.resources.gpus_per_node";
   out.nodes_from = "cluster.num_nodes - policy.generation.colocated.resources.num_nodes";
   out.gpus_from = "cluster.gpus_per_node";
+  out.generation_from =
+      "policy.generation.colocated.resources.num_nodes x policy.generation.colocated.resources.gpus_per_node";
+  return out;
+}
+
+std::vector<Fact> cluster_share_facts(const ClusterShareTerms& terms, const ClusterShare& share,
+                                      const Location& fallback, std::vector<std::string>& notes) {
+  std::vector<Fact> out;
+  auto at = [&](const ClusterShareTerms::Term& t) { return t.written ? t.at : fallback; };
+  Fact g;
+  g.key = Key::kRolloutWorldSize;
+  g.location = at(terms.generation_gpus_per_node);
+  g.origin = Origin::kYaml;
+  g.spelling = share.generation_gpus ? share.generation_from : "the generation's resources";
+  g.value = share.generation_gpus
+                ? Value::integer(*share.generation_gpus)
+                : Value::unknown("generation is not colocated and its GPUs are not known from its config");
+  out.push_back(std::move(g));
+  if (!share.train_nodes || !share.train_gpus_per_node) {
+    notes.push_back(share.refusal.empty()
+                        ? "generation is not colocated: the policy gets part of the cluster, so its GPU "
+                          "count is unknown"
+                        : "generation is not colocated, and NeMo-RL refuses the split: \"" + share.refusal +
+                              "\"");
+    return out;
+  }
+  for (auto [key, value, from] :
+       {std::tuple{Key::kNodes, *share.train_nodes, share.nodes_from},
+        std::tuple{Key::kGpusPerNode, *share.train_gpus_per_node, share.gpus_from}}) {
+    Fact f;
+    f.key = key;
+    f.location = at(key == Key::kNodes ? terms.nodes : terms.gpus_per_node);  // where the cluster is written
+    f.origin = Origin::kYaml;
+    f.spelling = from;
+    f.value = Value::integer(value);
+    out.push_back(std::move(f));
+  }
+  notes.push_back("generation is not colocated: the policy trains on " + std::to_string(*share.train_nodes) +
+                  " node(s) of " + std::to_string(*share.train_gpus_per_node) + " GPUs (" + share.nodes_from +
+                  "; " + share.gpus_from + "), nemo_rl/algorithms/grpo.py:862-915");
+  return out;
+}
+
+namespace {
+
+// NeMo-RL's cluster terms as this file writes them (see ClusterShareTerms).
+ClusterShareTerms cluster_terms(const std::vector<DriverKey>& keys) {
+  ClusterShareTerms t;
+  for (const auto& k : keys) {
+    const auto& p = *k.path;
+    // `on_policy_distillation: null` is the root config's way of saying "off".
+    bool off = k.scalar.empty() || k.scalar == "null" || k.scalar == "~";
+    bool consumer = starts_with(p, {"env", "reward_model"}) || starts_with(p, {"on_policy_distillation"}) ||
+                    starts_with(p, {"env", "nemo_gym"}) || starts_with(p, {"teacher"});
+    if (consumer && !(off && (p.size() == 1 || (p.size() == 2 && p[0] == "env")))) t.other_consumers = true;
+    bool size_key = !p.empty() && (p.back() == "num_nodes" || p.back() == "gpus_per_node");
+    if (size_key && !starts_with(p, {"cluster"}) &&
+        !starts_with(p, {"policy", "generation", "colocated", "resources"}))
+      t.other_consumers = true;
+  }
+  auto term = [&](std::initializer_list<const char*> path) {
+    ClusterShareTerms::Term out;
+    if (const DriverKey* k = find(keys, path)) {
+      out.written = true;
+      out.text = k->scalar.empty() ? "null" : k->scalar;
+      out.at = k->location;
+    }
+    return out;
+  };
+  t.nodes = term({"cluster", "num_nodes"});
+  t.gpus_per_node = term({"cluster", "gpus_per_node"});
+  t.generation_nodes = term({"policy", "generation", "colocated", "resources", "num_nodes"});
+  t.generation_gpus_per_node = term({"policy", "generation", "colocated", "resources", "gpus_per_node"});
+  t.colocated = term({"policy", "generation", "colocated", "enabled"});
+  return t;
 }
 
 // How many devices a ROLL device_mapping names: `list(range(0,32))`, `list(range(8))`,
@@ -282,7 +342,8 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   if (const DriverKey* m = find(keys, {"policy", "model_name"})) out.model = m->scalar;
   const DriverKey* colocated = find(keys, {"policy", "generation", "colocated", "enabled"});
   out.world_unknown = colocated && falsy(colocated->scalar);
-  if (out.world_unknown) non_colocated_split(keys, out);
+  out.cluster_terms = cluster_terms(keys);
+  if (out.world_unknown) out.share = split_non_colocated(out.cluster_terms);
   for (auto& k : keys) {
     auto& p = *k.path;
     if (starts_with(p, {"policy", "megatron_cfg"}) && p.size() > 2) {

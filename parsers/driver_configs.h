@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/cluster_share.h"
 #include "lint/parsed_file.h"
 
 namespace parlint {
@@ -27,6 +28,7 @@ struct DriverKey {
   bool own_key = false;            // set: a key of the driver's own (not a setting parlint reads)
   bool quiet = false;              // set: read it if it is a setting, but never report it as unknown
   bool dropped = false;            // set: not in effect (megatron_cfg of a config that does not enable it)
+  Location location = {};          // where the value is written
 };
 
 struct DriverConfig {
@@ -37,16 +39,11 @@ struct DriverConfig {
   bool world_unknown = false;  // the job gets part of the cluster only (non-colocated generation)
   bool not_megatron = false;   // the config runs another backend (DTensor, FSDP): no Megatron job
   std::optional<bool> megatron_on = std::nullopt;  // the config's own Megatron switch, when it writes one
-  // NeMo-RL with generation on GPUs of its own: the policy's share of the cluster, as grpo.setup splits it
-  // (nemo_rl/algorithms/grpo.py:862-915@7ea279abfbeb), when the file gives every term; else world_unknown.
-  std::optional<std::int64_t> train_nodes = std::nullopt, train_gpus_per_node = std::nullopt;
-  // How each was computed ("cluster.num_nodes - policy.generation.colocated.resources.num_nodes").
-  std::string nodes_from = {}, gpus_from = {};
-  std::string refusal = {};  // the split NeMo-RL refuses, with its message
-  // ... and the GPUs generation gets there: resources.num_nodes x gpus_per_node (grpo.py:862-911), which
-  // vLLM's TP x PP must divide; unknown (nullopt) unless the split is known.
-  std::optional<std::int64_t> generation_gpus = std::nullopt;
-  std::string generation_gpus_from = {};
+  // NeMo-RL: the cluster terms this config writes, and (generation not colocated) the policy's share of
+  // the cluster as grpo.setup splits it (nemo_rl/algorithms/grpo.py:862-911@7ea279abfbeb) when the file
+  // gives every term; else world_unknown, and resolution completes the terms from the inherited configs.
+  ClusterShareTerms cluster_terms = {};
+  ClusterShare share = {};
   // ROLL: the role's GPUs, len(device_mapping) (roll/configs/worker_config.py:311-316@8eb27cc2dc34).
   std::optional<std::int64_t> world_size = std::nullopt;
   std::string world_from = {};      // the key it is read from
@@ -56,5 +53,14 @@ struct DriverConfig {
 };
 
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys);
+
+// NeMo-RL's train/generation split of a cluster (grpo.py:862-911@7ea279abfbeb): one node gives generation
+// some of its GPUs; several nodes give it whole nodes. Only when every term is known.
+ClusterShare split_non_colocated(const ClusterShareTerms& terms);
+
+// The facts that split gives the policy's job (its nodes, GPUs per node and generation's GPUs, unknown
+// where the split is), placed where the terms are written (else at `fallback`), and the note for plan.
+std::vector<Fact> cluster_share_facts(const ClusterShareTerms& terms, const ClusterShare& share,
+                                      const Location& fallback, std::vector<std::string>& notes);
 
 }  // namespace parlint

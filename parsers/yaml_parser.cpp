@@ -273,7 +273,7 @@ class DocumentExtractor {
     std::vector<DriverKey> keys;
     keys.reserve(entries_.size());
     for (Entry& e : entries_)
-      keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", false, false, false});
+      keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", false, false, false, e.location});
     std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
     std::vector<Fact> split_facts;  // computed from several keys (NeMo-RL's non-colocated split)
     if (auto driver = rewrite_driver_keys(keys)) {
@@ -305,46 +305,11 @@ class DocumentExtractor {
         split_facts.push_back(std::move(f));
       }
       if (driver->from_checkpoint) job.settings_from_checkpoint = true;
+      if (driver->driver == Driver::kNemoRl) job.cluster_terms = driver->cluster_terms;
       if (driver->world_unknown) {  // NeMo-RL generation on GPUs of its own
-        auto at = by_path_.find("policy.generation.colocated.resources.gpus_per_node");
-        Fact f;
-        f.key = Key::kRolloutWorldSize;
-        f.location = at != by_path_.end() ? entries_[at->second].location : entries_.front().location;
-        f.origin = Origin::kYaml;
-        f.spelling = driver->generation_gpus ? driver->generation_gpus_from : "the generation's resources";
-        f.value = driver->generation_gpus ? Value::integer(*driver->generation_gpus)
-                                          : Value::unknown(
-                                                "generation is not colocated and its GPUs are not "
-                                                "known from this file");
-        split_facts.push_back(std::move(f));
-      }
-      if (driver->train_nodes && driver->train_gpus_per_node) {
-        // The policy's share of the cluster, placed where the cluster is written.
-        auto at = by_path_.find("cluster.num_nodes");
-        Location where = at != by_path_.end() ? entries_[at->second].location : entries_.front().location;
-        for (auto [path, value] :
-             {std::pair{std::vector<std::string>{"trainer", "num_nodes"}, *driver->train_nodes},
-              std::pair{std::vector<std::string>{"trainer", "devices"}, *driver->train_gpus_per_node}}) {
-          auto match = match_config_path(path);
-          if (!match) continue;
-          Fact f;
-          f.key = match->key;
-          f.location = where;
-          f.origin = Origin::kYaml;
-          f.spelling = path[1] == "num_nodes" ? driver->nodes_from : driver->gpus_from;
-          f.value = Value::integer(value);
-          split_facts.push_back(std::move(f));
-        }
-        job.notes.push_back("generation is not colocated: the policy trains on " +
-                            std::to_string(*driver->train_nodes) + " node(s) of " +
-                            std::to_string(*driver->train_gpus_per_node) + " GPUs (" + driver->nodes_from +
-                            "; " + driver->gpus_from + "), nemo_rl/algorithms/grpo.py:862-915");
-      } else if (driver->world_unknown) {
-        job.notes.push_back(
-            driver->refusal.empty()
-                ? "generation is not colocated: the policy gets part of the cluster, so its GPU "
-                  "count is unknown"
-                : "generation is not colocated, and NeMo-RL refuses the split: \"" + driver->refusal + "\"");
+        std::vector<Fact> share =
+            cluster_share_facts(driver->cluster_terms, driver->share, entries_.front().location, job.notes);
+        split_facts.insert(split_facts.end(), share.begin(), share.end());
       }
     }
     // NeMo 1 / NeMo-Aligner configs that restore a .nemo checkpoint take what they leave out from it.
