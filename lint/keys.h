@@ -98,6 +98,7 @@ namespace parlint {
   X(kRolloutWorldSize, "rollout_world_size", kInt)                                         \
   X(kRolloutName, "rollout_name", kAny)                                                    \
   X(kRolloutAsyncEngine, "rollout_async_engine", kBool)                                    \
+  X(kRolloutStepBatchSize, "rollout_step_batch_size", kInt)                                \
   X(kNodes, "nodes", kInt)                                                                 \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                   \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                               \

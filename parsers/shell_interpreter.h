@@ -464,6 +464,7 @@ class ShellParser {
   static bool chatlearn_driver(std::string_view entry, const std::vector<Word>& args);
   static std::vector<Word> chatlearn_overrides(const std::vector<Word>& args);
   static void slime_world(const std::vector<Word>& args, RawJob& job);
+  static void slime_step_batch(const std::vector<Word>& args, RawJob& job);
 
   void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
             Context& ctx);

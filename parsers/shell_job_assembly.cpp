@@ -201,9 +201,67 @@ void ShellParser::slime_world(const std::vector<Word>& args, RawJob& job) {
   };
   flag("--actor-num-nodes", Key::kNodes, 1);                // slime/utils/arguments.py:39
   flag("--actor-num-gpus-per-node", Key::kGpusPerNode, 8);  // :40-42
+  slime_step_batch(args, job);
   job.notes.push_back(
       "slime trains on --actor-num-nodes x --actor-num-gpus-per-node GPUs (rollout GPUs are its own, "
       "shared with --colocate)");
+}
+
+// slime's training step with --num-steps-per-rollout S: each rollout's --rollout-batch-size R prompts x
+// --n-samples-per-prompt N samples, split into S steps, so the global batch is R x N // S; a
+// --global-batch-size written beside it must equal that (slime/utils/arguments.py:1972-1980@624b824a898a).
+void ShellParser::slime_step_batch(const std::vector<Word>& args, RawJob& job) {
+  auto find = [&](std::string_view name) -> std::optional<std::pair<const Word*, std::int64_t>> {
+    std::optional<std::pair<const Word*, std::int64_t>> out;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      std::string_view t = args[k].text, text;
+      const Word* v = nullptr;
+      if (t == name && k + 1 < args.size()) {
+        v = &args[k + 1];
+        text = v->text;
+      } else if (t.starts_with(name) && t.size() > name.size() && t[name.size()] == '=') {
+        v = &args[k];
+        text = t.substr(name.size() + 1);
+      }
+      if (!v) continue;
+      Value value = word_value(*v, text, KeyType::kInt, false);
+      out.reset();
+      if (value.as_int() && *value.as_int() > 0)
+        out = std::pair{&args[k], *value.as_int()};
+      else
+        return std::nullopt;  // unknown at run time: the batch is unknown
+    }
+    return out;
+  };
+  bool steps_written = std::any_of(
+      args.begin(), args.end(), [](const Word& a) { return a.text.starts_with("--num-steps-per-rollout"); });
+  if (!steps_written) return;
+  auto steps = find("--num-steps-per-rollout"), prompts = find("--rollout-batch-size");
+  bool samples_written = std::any_of(
+      args.begin(), args.end(), [](const Word& a) { return a.text.starts_with("--n-samples-per-prompt"); });
+  auto samples = samples_written ? find("--n-samples-per-prompt")
+                                 : std::optional<std::pair<const Word*, std::int64_t>>(std::pair{nullptr, 1});
+  if (!steps || !prompts || !samples) return;
+  Fact f;
+  f.key = Key::kRolloutStepBatchSize;
+  f.origin = Origin::kLauncherFlag;
+  f.location = steps->first->location;
+  f.spelling = samples_written ? "--rollout-batch-size x --n-samples-per-prompt // --num-steps-per-rollout"
+                               : "--rollout-batch-size // --num-steps-per-rollout";
+  f.value = Value::integer(prompts->second * samples->second / steps->second);
+  f.written_at.push_back(
+      {prompts->first->location, "--rollout-batch-size=" + std::to_string(prompts->second)});
+  if (samples->first)
+    f.written_at.push_back(
+        {samples->first->location, "--n-samples-per-prompt=" + std::to_string(samples->second)});
+  bool batch_written = std::any_of(job.facts.begin(), job.facts.end(),
+                                   [](const Fact& g) { return g.key == Key::kGlobalBatchSize; });
+  if (!batch_written) {  // slime sets the global batch itself
+    Fact g = f;
+    g.key = Key::kGlobalBatchSize;
+    job.facts.push_back(std::move(g));
+  }
+  job.facts.push_back(std::move(f));
 }
 
 void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,

@@ -11,7 +11,8 @@ namespace PARLINT_UNITY_ID {
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize,
                           Key::kContextParallelSize,     Key::kGlobalBatchSize,
-                          Key::kMicroBatchSize,          Key::kWorldSize};
+                          Key::kMicroBatchSize,          Key::kWorldSize,
+                          Key::kRolloutStepBatchSize};
 
 constexpr RuleInfo kInfo{"PL503",
                          "batch-divisibility",
@@ -29,6 +30,12 @@ not checked with `use_dynamic_bsz`).
 
 ROLL checks `rollout_batch_size` (the prompts of a step) against `actor_train`'s DP, computed from the
 sizes its `strategy_config` writes and 1 for the others (`roll/utils/config_utils.py:74-98@8eb27cc2dc34`).
+
+slime with `--num-steps-per-rollout S` sets the global batch itself, `--rollout-batch-size x
+--n-samples-per-prompt // S`, and asserts that a `--global-batch-size` written beside it is that number
+(`slime/utils/arguments.py:1972-1980@624b824a898a`); the batch it sets is then checked like any other,
+since slime builds Megatron-Core's microbatch calculator with it
+(`slime/backends/megatron_utils/initialize.py:78-86@624b824a898a`).
 
 ## Why
 The microbatch calculator asserts "global batch size (GBS) is not divisible by micro batch size (MBS)
@@ -98,10 +105,32 @@ class BatchDivisibility final : public Rule {
     out.push_back(std::move(f));
   }
 
+  // slime with --num-steps-per-rollout: a --global-batch-size written beside it must be the rollout's
+  // samples over the steps (slime/utils/arguments.py:1972-1980@624b824a898a).
+  static bool slime_step_batch(const Job& job, std::int64_t gbs, std::vector<Finding>& out) {
+    const Fact* step = job.fact(Key::kRolloutStepBatchSize);
+    const Fact* written = job.fact(Key::kGlobalBatchSize);
+    if (!step || !step->value.as_int() || !written || !written->location.in_file()) return false;
+    const std::int64_t s = *step->value.as_int();
+    if (s == gbs || written->location.range == step->location.range) return false;
+    Finding f;
+    f.location = written->location;
+    f.message = fmt::format(
+        "--global-batch-size={} but {} = {}; slime asserts \"global_batch_size {} is not equal to "
+        "rollout_batch_size ... // num_steps_per_rollout ...\" when it parses its arguments",
+        gbs, step->spelling, s, gbs);
+    f.help = fmt::format("remove --global-batch-size (slime sets it to {}), or change the rollout terms", s);
+    f.related.push_back({step->location, fmt::format("{} = {}", step->spelling, s)});
+    for (const auto& w : step->written_at) f.related.push_back(w);
+    out.push_back(std::move(f));
+    return true;
+  }
+
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
     // Only actor_train carries a batch: rollout_batch_size (driver_configs.cpp).
     if (gbs && job.driver() == Driver::kRoll) return roll_rollout_batch(job, *gbs, out);
+    if (gbs && slime_step_batch(job, *gbs, out)) return;
     if (!gbs || !mbs || *mbs <= 0) return;
     auto dp = job.data_parallel();
     if (!dp || *dp <= 0) return;
@@ -161,7 +190,22 @@ class BatchDivisibility final : public Rule {
     if (verl)
       f.help = fmt::format("make data.train_batch_size x rollout.n a multiple of {} (e.g. {})", unit,
                            join_numbers(near, " or "));
-    if (gbs_fact->location.in_file() && !f.weak && !verl)
+    // slime's own global batch, computed from its rollout terms: those are what to change.
+    const Fact* step = job.fact(Key::kRolloutStepBatchSize);
+    const bool slime_sets_it = step && step->location.range == gbs_fact->location.range;
+    if (slime_sets_it) {
+      f.message = fmt::format(
+          "slime's global batch {} = {} is not a multiple of micro_batch_size·DP = {}·{} = {}; Megatron-LM's "
+          "microbatch calculator asserts \"global batch size ({}) is not divisible by micro batch size ({}) "
+          "times data parallel size ({})\"",
+          step->spelling, *gbs, *mbs, *dp, unit, *gbs, *mbs, *dp);
+      f.help = fmt::format(
+          "choose --rollout-batch-size and --n-samples-per-prompt so that {} is a multiple of {} "
+          "(e.g. {})",
+          step->spelling, unit, join_numbers(near, " or "));
+      for (const auto& w : step->written_at) f.related.push_back(w);
+    }
+    if (gbs_fact->location.in_file() && !f.weak && !verl && !slime_sets_it)
       f.fix = FixRequest{FixApplicability::kUnsafe,
                          fmt::format("set global_batch_size to {}", to),
                          {set_value(*gbs_fact, Value::integer(to))}};
