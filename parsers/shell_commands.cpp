@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <utility>
 
 #include <filesystem>
 #include "parsers/sourced_path.h"
@@ -17,6 +18,7 @@ void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, R
   Env overlay;
   bool skip_arguments = launches_nothing(n, src);
   std::uint32_t previous_end = 0;
+  auto outer_reads = std::exchange(branch_values_read_, {});
   for (TSNode c : NamedChildren(n)) {
     std::string_view ct = node_type(c);
     if (ct == "variable_assignment") {
@@ -44,7 +46,10 @@ void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, R
     auto fields = expand_fields(c, src, env, ctx);
     std::uint64_t built = 0;
     for (const auto& f : fields) built += f.text.size();
-    if (!spend(built, c, src)) return;
+    if (!spend(built, c, src)) {
+      branch_values_read_ = std::move(outer_reads);
+      return;
+    }
     for (std::size_t k = 0; k < fields.size(); ++k) {
       if (k == 0 && glued) {
         words.back().append(fields[0]);
@@ -53,6 +58,20 @@ void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, R
         words.push_back(std::move(fields[k]));
       }
     }
+  }
+  auto reads = std::exchange(branch_values_read_, std::move(outer_reads));
+  // A launch string chosen by branch ($APP, eval "$CMD"): the command once with each branch's value.
+  if (!reads.empty() && ctx.branch.empty() && !skip_arguments) {
+    const auto& [name, values] = reads.front();
+    for (const BranchValue& b : *values) {
+      Env chosen = env;
+      Var v = *b.value;
+      chosen.set(name, std::move(v));
+      Context c = ctx;
+      c.branch = b.branch;
+      command(n, src, chosen, c, redirects);
+    }
+    return;
   }
   if (words.empty() || skip_arguments) return;
   Location where = node_location(n, src);

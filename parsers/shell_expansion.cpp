@@ -307,6 +307,8 @@ ShellText ShellParser::expand_value(TSNode n, const Source& src, Env& env, Conte
     return out;
   }
   const Var* var = env.find(name);
+  if (var && var->branch_values && branch_values_read_.empty())
+    branch_values_read_.emplace_back(name, var->branch_values);
   bool is_set = var != nullptr;
   bool is_empty = var && !var->value.unknown() && var->value.text.empty();
   bool slurm_weak = false;

@@ -43,7 +43,8 @@ inline TSNode by_field(TSNode node) {
   return child_by_field<bash_language, Name>(node);
 }
 
-constexpr int kMaxNesting = 8;      // strings re-parsed as shell, sourced files
+constexpr std::size_t kMaxBranchValues = 8;  // branch values kept for a launch string ($APP)
+constexpr int kMaxNesting = 8;               // strings re-parsed as shell, sourced files
 constexpr int kMaxTreeDepth = 400;  // syntax-tree levels walked (deeper input is reported, not walked)
 constexpr std::size_t kMaxSourcedFileSize = 16u << 20;
 constexpr std::size_t kMaxSyntaxErrors = 10;
@@ -91,6 +92,8 @@ struct Context {
   std::vector<std::string> source_stack;
   // A file sourced here that could not be read ("env.sh (line 3)"): it may export any variable.
   std::optional<std::string> unread_source;
+  // The command is read with the value one branch gave a launch string ($APP, eval "$CMD"): which one.
+  std::string branch;
 };
 
 struct Redirects {
@@ -231,9 +234,13 @@ class ShellParser {
 
   // `fallthrough`: when an if with no elif or else runs no branch ("the if at line 3 (...) is false"), for
   // a variable that only its branch sets.
-  void merge_branches(Env& env, std::vector<Env> results, const Location& where,
-                      std::string_view fallthrough = {});
+  void merge_branches(Env& env, std::vector<Env> results, const Location& where, std::string_view fallthrough,
+                      const std::vector<std::string>& labels);
 
+  static void keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
+                                 const std::vector<std::string>& labels);
+  static bool launch_strings(const std::string& name, const std::vector<Env>& results,
+                             const std::vector<std::string>& labels);
   // The options every branch agrees on, when each branch left the variable an options list.
   static std::optional<Var> merge_branch_values(const std::vector<Env>& results, const Var* before,
                                                 const std::string& name, const std::string& branches);
@@ -478,6 +485,8 @@ class ShellParser {
   WorkBudget& budget_;                              // what reading this file (and what it sources) may cost
   std::optional<SourcePosition> budget_stop_;       // the first line of the main file not read for it
   ParsedFile out_;
+  // Launch strings chosen by branch that the words being expanded read ($APP): name and values.
+  std::vector<std::pair<std::string, std::shared_ptr<const std::vector<BranchValue>>>> branch_values_read_;
   bool deep_reported_ = false;
   int expansion_depth_ = 0;
 };

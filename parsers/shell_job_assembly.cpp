@@ -449,6 +449,11 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
       for (const auto& [range, spelling] : role->spelled)
         if (f.origin == Origin::kOverride && f.location.range == range) f.spelling = spelling;
   }
+  // A launch string one branch chose: the job is that branch's, and its findings say so.
+  if (!ctx.branch.empty()) {
+    job.description += " when " + ctx.branch + " runs";
+    if (job.role.empty()) job.role = ctx.branch;
+  }
   job.unrecognized = std::move(ta.unrecognized);
   for (Key key : environment_variable_keys())
     if (auto f = env_fact(key, std::string(key_name(key)), env, overlay, ctx))

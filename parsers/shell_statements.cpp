@@ -115,6 +115,11 @@ void ShellParser::set_unknown(Env& env, const std::string& name, std::string rea
 // keeps its value only when every branch (and falling through) agrees.
 void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
   std::vector<Env> results;
+  std::vector<std::string> labels;  // each branch as findings name it, in the order of `results`
+  auto label = [&](TSNode at, std::string_view what) {
+    return "the branch at line " + std::to_string(node_location(at, src).range.start.line) + " (" +
+           std::string(what) + ")";
+  };
   bool has_default = false;
   std::string_view type = node_type(n);
   Env then_env = env;
@@ -134,6 +139,10 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
         Env branch = env;
         walk_clause(c, src, branch, ctx, depth);
         results.push_back(std::move(branch));
+        std::string head = text_of(c, src);
+        head = head.substr(0, head.find('\n'));
+        if (auto then = head.find("; then"); then != std::string::npos) head = head.substr(0, then);
+        labels.push_back(ct == "else_clause" ? label(c, "else") : label(c, abbreviate(head)));
         if (ct == "else_clause") has_default = true;
         continue;
       }
@@ -145,17 +154,24 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
       if (!ts_node_is_null(value) && text_of(value, src) == "*") has_default = true;
       walk_clause(c, src, branch, ctx, depth);
       results.push_back(std::move(branch));
+      labels.push_back(label(c, ts_node_is_null(value) ? "case" : "case " + abbreviate(text_of(value, src))));
     }
   }
-  if (type == "if_statement") results.insert(results.begin(), any_then ? std::move(then_env) : Env(env));
-  if (!has_default) results.push_back(env);
+  if (type == "if_statement") {
+    results.insert(results.begin(), any_then ? std::move(then_env) : Env(env));
+    labels.insert(labels.begin(), label(n, "if " + condition));
+  }
+  if (!has_default) {
+    results.push_back(env);
+    labels.push_back("no branch at line " + std::to_string(node_location(n, src).range.start.line) + " runs");
+  }
   then_env = Env();  // it shares the variables: the merge may change them in place once no branch holds them
   Location where = node_location(n, src);
   std::string fallthrough;
   if (type == "if_statement" && !has_default && results.size() == 2 && !condition.empty())
     fallthrough =
         "the if at line " + std::to_string(where.range.start.line) + " (" + condition + ") is false";
-  merge_branches(env, std::move(results), where, fallthrough);
+  merge_branches(env, std::move(results), where, fallthrough, labels);
 }
 
 void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth) {
@@ -168,7 +184,7 @@ void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Contex
 }
 
 void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Location& where,
-                                 std::string_view fallthrough) {
+                                 std::string_view fallthrough, const std::vector<std::string>& labels) {
   std::set<std::string> names;  // only the names some branch set or erased can differ
   for (const auto& r : results) r.changed_since(env, names);
   // Options appended in branches are added to the value in place once the branches are gone (while they
@@ -210,7 +226,10 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
             {name, std::move(*options), values.front()->assigned_at, values.front()->assigned_text});
         continue;
       }
-    if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches)) {
+    if (launch_strings(name, results, labels)) {
+      set_unknown(env, name, "assigned differently in " + branches, where);
+      keep_branch_values(env, name, results, labels);
+    } else if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches)) {
       env.set(name, std::move(*merged));
     } else if (!before && !fallthrough.empty() && results.size() == 2 && results[0].find(name) &&
                !results[1].find(name) && references_to(fallthrough, name) == 0) {
@@ -220,6 +239,7 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
       env.edit(name).value.empty_when = std::string(fallthrough) + " ($" + name + " is then empty)";
     } else {
       set_unknown(env, name, "assigned differently in " + branches, where);
+      keep_branch_values(env, name, results, labels);
     }
   }
   results.clear();
@@ -230,6 +250,42 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
     v.assigned_text = std::move(a.assigned_text);
     if (auto too_large = over_value_limit(v)) set_unknown(env, a.name, *too_large, where);
   }
+}
+
+// A launch string chosen by branch (APP="python pretrain_gpt.py ..." in each): the branches' values, for
+// a command that runs the variable to be read once per branch. Only plain strings every branch sets to
+// a fully known value that holds a command's words, at most kMaxBranchValues of them.
+void ShellParser::keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
+                                     const std::vector<std::string>& labels) {
+  if (labels.size() != results.size() || results.size() > kMaxBranchValues) return;
+  auto values = std::make_shared<std::vector<BranchValue>>();
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::shared_ptr<Var>* v = results[i].slot(name);
+    if (!v || (*v)->is_array || (*v)->value.unknown() || (*v)->branch_values) return;
+    if ((*v)->value.text.find(' ') == std::string::npos) return;  // a single word: a mode, not a command
+    values->push_back({labels[i], *v});
+  }
+  env.edit(name).branch_values = std::move(values);
+}
+
+// Every branch gives the variable a command line of its own ("python pretrain_gpt.py --tp 2 ..."), not
+// options to add to one ("--tp 2 ..."): each is a launch, read on its own rather than merged.
+bool ShellParser::launch_strings(const std::string& name, const std::vector<Env>& results,
+                                 const std::vector<std::string>& labels) {
+  if (labels.size() != results.size() || results.size() > kMaxBranchValues) return false;
+  for (const auto& r : results) {
+    const Var* v = r.find(name);
+    if (!v || v->is_array || v->value.unknown() || v->branch_values) return false;
+    std::string_view t = v->value.text;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\n' || t.front() == '\t')) t.remove_prefix(1);
+    auto end = t.find_first_of(" \n\t");
+    if (end == std::string_view::npos || t.front() == '-') return false;
+    std::string_view first = basename(t.substr(0, end));
+    if (!first.ends_with(".py") && !is_python(first) && first != "torchrun" && first != "srun" &&
+        first != "deepspeed")
+      return false;
+  }
+  return true;
 }
 
 // The options every branch agrees on, when each branch left the variable an options list.

@@ -12,6 +12,15 @@
 
 namespace parlint::shell {
 
+struct Var;
+
+// One value an if/case branch gave a variable whose branches disagree (a launch string chosen by mode):
+// the branch, as the findings name it, and the value there.
+struct BranchValue {
+  std::string branch;  // "the branch at line 5 (if [ \"$MODE\" = pretrain ])"
+  std::shared_ptr<const Var> value;
+};
+
 // A variable: its value, or its elements when it is an array, and where it was assigned.
 struct Var {
   ShellText value;
@@ -20,6 +29,10 @@ struct Var {
   bool exported = false;
   Location assigned_at;
   std::string assigned_text;
+  // When branches disagreed: the value is unknown, and each branch's value is kept here so that a
+  // command that runs the variable ($APP, eval "$CMD") can be read once per branch. Never nested, and any
+  // change to the variable drops them.
+  std::shared_ptr<const std::vector<BranchValue>> branch_values;
 };
 
 // Two values written alike, both fully known.

@@ -46,6 +46,23 @@ def doubling_value(n):
     return {"run.sh": HEADER + 'A="--x"\n' + body + f"{LAUNCH} --tensor-model-parallel-size 2 $A\n"}
 
 
+def branch_launch_strings(n):
+    # A launch string chosen in each of n if/else blocks and run after each: two launches per block, and a
+    # value that carries its branches into the next block is not followed further.
+    block = ('if [ "$M{i}" = a ]; then\n  APP="pretrain_gpt.py --tensor-model-parallel-size 2 --num-layers {l}"\n'
+             'else\n  APP="pretrain_gpt.py --tensor-model-parallel-size 4 --num-layers {l}"\nfi\n'
+             'torchrun --nproc_per_node 8 --nnodes 2 $APP\n')
+    return {"run.sh": HEADER + "".join(block.format(i=i, l=8 + i % 8) for i in range(n))}
+
+
+def branch_launch_reused(n):
+    # One launch string chosen among 8 case arms (the most parlint keeps), run by n commands: 8 launches
+    # per command.
+    arms = "".join(f'  {f"m{i}" if i < 7 else "*"}) CMD="python pretrain_gpt.py --tensor-model-parallel-size {1 + i % 4}" ;;\n'
+                   for i in range(8))
+    return {"run.sh": HEADER + 'case "$MODE" in\n' + arms + "esac\n" + 'eval "$CMD --num-layers 8"\n' * n}
+
+
 def many_launches(n):
     body = "".join(f"{LAUNCH} --tensor-model-parallel-size $TP --num-layers {8 + i}\n" for i in range(n))
     return {"run.sh": HEADER + "TP=4\n" + body}
@@ -122,6 +139,8 @@ SHAPES = {
     "case_arms": (case_arms, 1500),
     "loops_building_arrays": (loops_building_arrays, 1500),
     "doubling_value": (doubling_value, 200),
+    "branch_launch_strings": (branch_launch_strings, 400),
+    "branch_launch_reused": (branch_launch_reused, 200),
     "many_launches": (many_launches, 400),
     "sourced_files": (sourced_files, 200),
     "bash_c_strings": (bash_c_strings, 1500),
