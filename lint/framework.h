@@ -13,8 +13,9 @@ enum class Framework { kUnknown, kMegatronLM, kMegatronBridge, kNemo1, kNemo2, k
 
 // A post-training framework that builds Megatron models itself and checks its own settings first (its
 // framework above says whose Megatron semantics apply: NeMo-RL runs Megatron-Bridge, ChatLearn
-// Megatron-LM, ROLL Megatron-Core through mcore_adapter).
-enum class Driver { kNone, kNemoRl, kRoll, kChatLearn };
+// Megatron-LM, ROLL Megatron-Core through mcore_adapter). ms-swift's `megatron sft|pt|rlhf` builds
+// Megatron-Core itself (framework kUnknown: Megatron-Core's checks), with defaults of its own.
+enum class Driver { kNone, kNemoRl, kRoll, kChatLearn, kMsSwift };
 
 // Megatron-LM and its fork Megatron-DeepSpeed: the same flags, defaults and model arguments.
 inline bool megatron_lm_family(Framework f) {

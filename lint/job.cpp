@@ -102,6 +102,18 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       model_ = model;
       auto mf = model_facts(*model, model->name + " (built-in model table)");
       facts.insert(facts.end(), mf.begin(), mf.end());
+    } else if (const ModelInfo* named = find_model_by_checkpoint_name(raw.model)) {
+      model_ = named;
+      auto mf =
+          model_facts(*named, named->name + " (built-in model table, by the name of " + raw.model + ")");
+      facts.insert(facts.end(), mf.begin(), mf.end());
+      notes_.push_back("the model's dimensions are " + named->name + "'s from the built-in model table: " +
+                       raw.model + " is named as that model or a variant of it with the same dimensions");
+    } else {
+      notes_.push_back(
+          "the model's dimensions come from " + raw.model +
+          ", which parlint does not read (a checkpoint or a Hugging Face model it does not know): "
+          "what the launch leaves to it is unknown");
     }
   }
   facts.insert(facts.end(), raw.facts.begin(), raw.facts.end());
@@ -367,6 +379,13 @@ void Job::apply_defaults(const LintOptions& options) {
     set(default_fact(Key::kSequenceParallel,
                      tp ? Value::boolean(*tp > 1) : Value::unknown("on unless TP is 1"),
                      "verl default (on, off at TP 1)"));
+  }
+  // ms-swift's MegatronArguments: ETP 1, micro-batch 1, global batch 16
+  // (swift/megatron/arguments/megatron_args.py:482-483, 619@3602360a5623).
+  if (driver_ == Driver::kMsSwift) {
+    for (auto [key, value] : {std::pair{Key::kExpertTensorParallelSize, 1},
+                              std::pair{Key::kMicroBatchSize, 1}, std::pair{Key::kGlobalBatchSize, 16}})
+      if (!fact(key)) set(default_fact(key, Value::integer(value), "ms-swift default"));
   }
   default_to(Key::kSequenceParallel, Value::boolean(false));
   default_to(Key::kAccountForEmbeddingInPipelineSplit, Value::boolean(false));

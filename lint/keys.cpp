@@ -147,8 +147,12 @@ bool is_parallel_layout_key(Key key) {
 
 std::optional<KeyMatch> match_megatron_flag(std::string_view flag) {
   if (!flag.starts_with("--")) return std::nullopt;
+  // Argument names as their dest (--decoder_last_pipeline_num_layers): what Megatron-LM's dataclass-based
+  // front ends (ms-swift's MegatronArguments) and YAML flag lists spell.
+  std::string dashed(flag);
+  std::replace(dashed.begin() + 2, dashed.end(), '_', '-');
   for (const auto& a : kFlagAliases)
-    if (a.flag == flag) return KeyMatch{a.key, 1, a.inverted};
+    if (a.flag == flag || a.flag == dashed) return KeyMatch{a.key, 1, a.inverted};
   std::string snake(flag.substr(2));
   std::replace(snake.begin(), snake.end(), '-', '_');
   auto key = key_from_name(snake);

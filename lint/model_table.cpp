@@ -57,6 +57,38 @@ const ModelInfo* find_model(std::string_view name) {
   return nullptr;
 }
 
+// A checkpoint named by its folder or a fine-tuned variant of a known model: /models/Qwen2.5-7B-Instruct,
+// meta-llama/Llama-2-7b-chat-hf. The folder's name (the Hugging Face id's model part) is compared with the
+// table's ids, with the suffixes of variants that keep the base model's dimensions taken off.
+const ModelInfo* find_model_by_checkpoint_name(std::string_view name) {
+  while (!name.empty() && name.back() == '/') name.remove_suffix(1);
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
+  std::string n = normalize(name);
+  auto matches = [](const std::string& candidate) -> const ModelInfo* {
+    for (const auto& m : builtin_models()) {
+      if (normalize(m.key) == candidate) return &m;
+      for (const auto& h : m.hf) {
+        std::string_view id = h;
+        if (auto slash = id.rfind('/'); slash != std::string_view::npos) id = id.substr(slash + 1);
+        if (normalize(id) == candidate) return &m;
+      }
+    }
+    return nullptr;
+  };
+  for (int round = 0; round < 4 && !n.empty(); ++round) {
+    if (const ModelInfo* m = matches(n)) return m;
+    bool stripped = false;
+    for (std::string_view suffix : {"-instruct", "-chat", "-base", "-it", "-hf", "-sft"})
+      if (n.size() > suffix.size() && n.ends_with(suffix)) {
+        n.resize(n.size() - suffix.size());
+        stripped = true;
+        break;
+      }
+    if (!stripped) break;
+  }
+  return nullptr;
+}
+
 const RecipeInfo* find_recipe(std::string_view name, RecipePackage where) {
   std::string_view function = name, module;
   if (auto dot = name.rfind('.'); dot != std::string_view::npos) {

@@ -63,6 +63,8 @@ const std::vector<ModelInfo>& builtin_models();
 const std::vector<RecipeInfo>& builtin_recipes();
 // By table key ("llama3-70b", case and '_'/'.' insensitive) or Hugging Face id.
 const ModelInfo* find_model(std::string_view name);
+// The model a checkpoint's folder or a variant's id names (Qwen2.5-7B-Instruct is Qwen2.5 7B), or nullptr.
+const ModelInfo* find_model_by_checkpoint_name(std::string_view name);
 // By legacy alias or function name; a module path in front (llm.recipes.x) is ignored, except that a
 // NeMo 2 recipe is found by its module and function (llm.llama3_70b.pretrain_recipe). `where` chooses
 // between the library's and the benchmarks' definition of a name both packages export.

@@ -139,7 +139,7 @@ const std::map<std::string, ShellParser::CommandHandler, std::less<>>& ShellPars
         {"read", &ShellParser::read_builtin},         {"set", &ShellParser::set_builtin},
         {"torchrun", &ShellParser::torchrun_command}, {"deepspeed", &ShellParser::deepspeed_command},
         {"mpirun", &ShellParser::mpirun_command},     {"mpiexec", &ShellParser::mpirun_command},
-        {"ray", &ShellParser::ray_command},
+        {"ray", &ShellParser::ray_command},           {"megatron", &ShellParser::megatron_command},
     };
     for (const auto& name : kSimpleWrappers) t.emplace(name, &ShellParser::simple_wrapper);
     for (const auto& name : kScanWrappers) t.emplace(name, &ShellParser::scan_wrapper);
@@ -337,6 +337,51 @@ void ShellParser::scan_wrapper(const CommandWords& c) {
 
 void ShellParser::torchrun_command(const CommandWords& c) {
   torchrun(c.w, c.i + 1, c.where, c.env, c.overlay, c.ctx);
+}
+
+// ms-swift's Megatron CLI (modelscope/ms-swift @ 3602360a5623): `megatron sft|pt|rlhf ARGS` runs
+// torch.distributed.run --nproc_per_node $NPROC_PER_NODE --nnodes $NNODES when either variable is set,
+// else one process (swift/cli/main.py:30-35, 74-103). `megatron export` converts checkpoints.
+void ShellParser::megatron_command(const CommandWords& c) {
+  if (c.i + 1 >= c.w.size()) return;
+  const std::string& sub = c.w[c.i + 1].text;
+  if (sub != "sft" && sub != "pt" && sub != "rlhf") return;
+  Launch l;
+  l.kind = LaunchKind::kTorchrun;
+  l.entry = c.i + 1;
+  l.ms_swift = true;
+  auto variable = [&](const char* name) -> const Var* {
+    if (const Var* v = c.overlay.find(name)) return v;
+    const Var* e = c.env.find(name);
+    return e && (e->exported || c.ctx.all_export) ? e : nullptr;
+  };
+  const Var* nproc = variable("NPROC_PER_NODE");
+  const Var* nnodes = variable("NNODES");
+  auto fact_of = [&](Key key, const Var& v, const char* name) {
+    Fact f;
+    f.key = key;
+    f.value = count_of(v.value, false);
+    f.location = v.assigned_at;
+    f.origin = Origin::kEnv;
+    f.spelling = name;
+    f.written_at = v.value.via;
+    return f;
+  };
+  if (nproc) {
+    l.launcher_facts.push_back(fact_of(Key::kNprocPerNode, *nproc, "NPROC_PER_NODE"));
+  } else {
+    Fact f;
+    f.key = Key::kNprocPerNode;
+    f.value = Value::unknown(nnodes ? "NPROC_PER_NODE is not set here (torchrun then starts 1 per node, "
+                                      "unless the environment sets it)"
+                                    : "NPROC_PER_NODE and NNODES are not set here (ms-swift then runs one "
+                                      "process, unless the environment sets them)");
+    f.origin = Origin::kEnv;
+    f.spelling = "NPROC_PER_NODE";
+    l.launcher_facts.push_back(std::move(f));
+  }
+  if (nnodes) l.launcher_facts.push_back(fact_of(Key::kNnodes, *nnodes, "NNODES"));
+  emit(l, c.w, c.where, c.env, c.overlay, c.ctx);
 }
 
 void ShellParser::deepspeed_command(const CommandWords& c) {

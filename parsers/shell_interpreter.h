@@ -398,6 +398,7 @@ class ShellParser {
   void simple_wrapper(const CommandWords& c);
   void scan_wrapper(const CommandWords& c);
   void torchrun_command(const CommandWords& c);
+  void megatron_command(const CommandWords& c);
   void deepspeed_command(const CommandWords& c);
   void mpirun_command(const CommandWords& c);
   void ray_command(const CommandWords& c);
@@ -417,6 +418,7 @@ class ShellParser {
     std::vector<Fact> launcher_facts;
     std::size_t entry = 0;  // index of the script (or -m module) word
     bool module = false;
+    bool ms_swift = false;  // ms-swift's `megatron sft|pt|rlhf`: entry is the subcommand
   };
 
   Fact launcher_fact(Key key, Value v, const ShellText& flag, const ShellText* value, std::string spelling);
@@ -472,6 +474,9 @@ class ShellParser {
   static std::vector<Word> chatlearn_overrides(const std::vector<Word>& args);
   static void slime_world(const std::vector<Word>& args, RawJob& job);
   static void slime_step_batch(const std::vector<Word>& args, RawJob& job);
+  static void ms_swift_job(std::string_view subcommand, const std::vector<Word>& args, RawJob& job);
+  enum class MsSwiftScript { kMegatron, kOther };
+  static std::optional<MsSwiftScript> ms_swift_script(std::string_view entry, bool module);
 
   void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
             Context& ctx);

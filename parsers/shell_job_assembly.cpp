@@ -264,6 +264,37 @@ void ShellParser::slime_step_batch(const std::vector<Word>& args, RawJob& job) {
   job.facts.push_back(std::move(f));
 }
 
+// swift/cli/<name>.py or swift.cli.<name> (modelscope/ms-swift @ 3602360a5623): kMegatron for the
+// trainers of swift/cli/_megatron (pt, sft, rlhf), kOther for the rest; nullopt when not ms-swift's.
+std::optional<ShellParser::MsSwiftScript> ShellParser::ms_swift_script(std::string_view entry, bool module) {
+  std::string path(entry);
+  if (module)
+    std::replace(path.begin(), path.end(), '.', '/');
+  else if (path.ends_with(".py"))
+    path.resize(path.size() - 3);
+  auto at = path.rfind("swift/cli/");
+  if (at == std::string::npos || (at > 0 && path[at - 1] != '/')) return std::nullopt;
+  std::string_view rest = std::string_view(path).substr(at + 10);
+  if (rest == "_megatron/sft" || rest == "_megatron/pt" || rest == "_megatron/rlhf")
+    return MsSwiftScript::kMegatron;
+  return MsSwiftScript::kOther;
+}
+
+// ms-swift's Megatron trainer: Megatron-Core built by ms-swift (swift/megatron/arguments/megatron_args.py
+// @3602360a5623), with the Hugging Face model it converts named by --model.
+void ShellParser::ms_swift_job(std::string_view subcommand, const std::vector<Word>& args, RawJob& job) {
+  job.framework = Framework::kUnknown;
+  job.driver = Driver::kMsSwift;
+  job.gpu_entry_point = true;
+  job.description = "ms-swift megatron " + std::string(subcommand) + " launch";
+  for (std::size_t k = 0; k + 1 < args.size(); ++k)
+    if ((args[k].text == "--model" || args[k].text == "--model_id_or_path") && !args[k + 1].unknown)
+      job.model = args[k + 1].text;
+  // Its own settings that only look like parallel ones: the rollout's vLLM engine (rlhf_args).
+  std::erase_if(job.unrecognized,
+                [](const UnrecognizedSetting& u) { return u.spelling.find("vllm_") != std::string::npos; });
+}
+
 void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,
                        Env& overlay, Context& ctx) {
   std::string entry = w[l.entry].text;
@@ -280,6 +311,18 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   }
   if (chatlearn_driver(entry, args))
     return emit_job(l, w, where, env, overlay, ctx, chatlearn_overrides(args), nullptr);
+  // ms-swift's CLI scripts run directly (torchrun swift/cli/rlhf.py, python -m swift.cli.sft): its own
+  // trainers (Transformers, DeepSpeed, FSDP) are not Megatron; swift/cli/_megatron/* is its Megatron CLI.
+  if (auto kind = ms_swift_script(entry, l.module)) {
+    if (*kind == MsSwiftScript::kOther) return;
+    Launch swift = l;
+    swift.ms_swift = true;
+    std::string_view name = basename(entry);
+    if (name.ends_with(".py")) name.remove_suffix(3);
+    if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
+    w[l.entry].text = std::string(name);
+    return emit_job(swift, w, where, env, overlay, ctx, std::move(args), nullptr);
+  }
   emit_job(l, w, where, env, overlay, ctx, std::move(args), nullptr);
 }
 
@@ -455,6 +498,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     if (job.role.empty()) job.role = ctx.branch;
   }
   job.unrecognized = std::move(ta.unrecognized);
+  if (l.ms_swift) ms_swift_job(entry, args, job);
   for (Key key : environment_variable_keys())
     if (auto f = env_fact(key, std::string(key_name(key)), env, overlay, ctx))
       job.facts.push_back(std::move(*f));

@@ -59,6 +59,7 @@ raises, a **warning** where the framework turns SP off first (the job runs, with
 | Megatron-Bridge | sets `sequence_parallel = False` in the provider's `finalize()` (`src/megatron/bridge/models/transformer_config.py:175@067f987df03b`) | warning |
 | NeMo 1 | logs and sets `sequence_parallel = False` | warning |
 | Megatron-DeepSpeed | sets `sequence_parallel = False` silently (`megatron/arguments.py:387-388@f4157bea69f3`) | warning |
+| ms-swift (`megatron sft`) | sets `sequence_parallel = False` silently (`swift/megatron/arguments/megatron_args.py:891-892@3602360a5623`); its documentation says the switch takes effect only when TP is set (`docs/source_en/Megatron-SWIFT/Command-line-parameters.md:163`), and its examples leave it on at TP 1 | not reported |
 | verl | warns "set sequence parallel to false as TP size is 1" and turns it off (`verl/workers/config/engine.py:133-135@b178a3cd5`); its own default config has SP on with TP 1 on purpose | not reported |
 
 ## References
@@ -111,6 +112,9 @@ class SpWithoutTp final : public Rule {
     // ChatLearn's template writes sequence_parallel: True for every TP its launches choose
     // (template/grpo_megatron.yaml@b7af31a972eb); Megatron-LM turns it off at TP 1.
     if (job.driver() == Driver::kChatLearn) return;
+    // ms-swift documents the switch as taking effect only with TP > 1, and turns it off at TP 1
+    // (docs/source_en/Megatron-SWIFT/Command-line-parameters.md:163, megatron_args.py:891-892@3602360a5623).
+    if (job.driver() == Driver::kMsSwift) return;
     const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = sp_fact->location;

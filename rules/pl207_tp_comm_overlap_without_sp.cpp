@@ -56,6 +56,7 @@ or drop `--tp-comm-overlap` (and `--sequence-parallel`) and keep TP = 1.
 | Megatron-LM | asserts when the arguments are validated (after turning SP off for TP = 1) | error |
 | Megatron-Bridge | logs a warning and sets `tp_comm_overlap = False` | info with TP < 2 (a shared overlap config on a TP = 1 recipe is a normal pattern: nothing to hide, and Bridge says so), warning with SP off |
 | NeMo 2 (`MegatronCommOverlapCallback`) | logs a warning and turns the overlap off | info with TP < 2, warning with SP off |
+| ms-swift (`megatron sft`) | turns SP off for TP <= 1, then raises `ValueError` when the arguments are read (`swift/megatron/arguments/megatron_args.py:891-899@3602360a5623`) | error |
 | NeMo 1, other frameworks | not reported (parlint does not know what they do) | — |
 
 ## References
@@ -77,7 +78,8 @@ class TpCommOverlapWithoutSp final : public Rule {
     if (!overlap || overlap->value.as_bool() != true || !overlap->location.in_file()) return;
     Framework fw = job.framework();
     bool megatron_lm = fw == Framework::kMegatronLM;
-    if (!megatron_lm && fw != Framework::kMegatronBridge && fw != Framework::kNemo2) return;
+    const bool ms_swift = job.driver() == Driver::kMsSwift;
+    if (!megatron_lm && !ms_swift && fw != Framework::kMegatronBridge && fw != Framework::kNemo2) return;
     // Only values known to run: written, a recipe's, or a default of a launch whose every flag parlint
     // read (a default could be replaced by a flag hidden in $EXTRA_ARGS).
     auto tp = job.reliable_fact(Key::kTensorModelParallelSize) ? job.get_int(Key::kTensorModelParallelSize)
@@ -99,7 +101,12 @@ class TpCommOverlapWithoutSp final : public Rule {
     const bool tp1 = cause == job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = overlap->location;
-    if (megatron_lm) {
+    if (ms_swift) {  // swift/megatron/arguments/megatron_args.py:891-899@3602360a5623
+      f.message = fmt::format(
+          "tp_comm_overlap is on but {}; ms-swift raises \"Tensor parallel communication/GEMM overlap can "
+          "happen only when sequence parallelism is enabled\"{}",
+          why, tp1 ? " (it turns SP off itself when TP = 1)" : "");
+    } else if (megatron_lm) {
       f.message = fmt::format(
           "tp_comm_overlap is on but {}; Megatron-LM asserts \"Tensor parallel communication/GEMM overlap "
           "can happen only when sequence parallelism is enabled\"{}",

@@ -49,6 +49,17 @@ TEST(ModelTable, LookupByKeyAndHuggingFaceId) {
   EXPECT_EQ(find_model("no-such-model"), nullptr);
 }
 
+TEST(ModelTable, LookupByCheckpointFolderAndVariantName) {
+  const ModelInfo* m = find_model_by_checkpoint_name("/models/Qwen2.5-7B-Instruct/");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->layers, 28);
+  ASSERT_NE(find_model_by_checkpoint_name("meta-llama/Llama-3.1-8B-Instruct"), nullptr);
+  EXPECT_EQ(find_model_by_checkpoint_name("meta-llama/Llama-3.1-8B-Instruct")->layers, 32);
+  EXPECT_EQ(find_model_by_checkpoint_name("/ckpt/my-finetune"), nullptr);
+  EXPECT_EQ(find_model_by_checkpoint_name("Qwen2.5-7B-Instruct-1M"), nullptr);  // another variant's suffix
+  EXPECT_EQ(find_model_by_checkpoint_name(""), nullptr);
+}
+
 TEST(RecipeTable, EveryRecipeNamesAKnownModelAndAValidLayout) {
   auto hand = std::count_if(builtin_recipes().begin(), builtin_recipes().end(),
                             [](const RecipeInfo& r) { return !r.is_nemo2() && r.site.empty(); });
