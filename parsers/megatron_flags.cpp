@@ -108,7 +108,9 @@ std::size_t read_option(std::span<const Word> words, std::size_t i, TrainingArgs
   }
   if (name == "--hf-model" || name == "--hf_model" || name == "--hf-model-path" ||
       name == "--hf_model_path" || name == "--hf-model-id" || name == "--hf_model_id" ||
-      name == "--model-name" || name == "--model_name") {
+      name == "--model-name" || name == "--model_name" ||
+      name ==
+          "--hf-checkpoint" /* slime: the Hugging Face checkpoint it trains (arguments.py@624b824a898a) */) {
     if (const Word* v = inline_value ? &w : next_value()) {
       out.model = *v;
       if (inline_value) out.model->text = std::string(*inline_value);

@@ -219,7 +219,7 @@ void ShellParser::expand_into(TSNode n, const Source& src, Env& env, Context& ct
   }
   if (type == "command_substitution" || type == "process_substitution") {
     ShellText t;
-    t.add_unknown("the output of a command (" + abbreviate(text_of(n, src)) + ")");
+    t.add_unknown(command_output_reason(text_of(n, src)));
     f.add(t, false);
     return;
   }
@@ -548,6 +548,25 @@ void ShellParser::expr_size_expression(const std::string& target, TSNode substit
   if (auto e =
           size_expression_of(target, operands, node_location(substitution, src), text_of(substitution, src)))
     out_.size_expressions.push_back(std::move(*e));
+}
+
+// Why a command's output is unknown, naming what it counts where that is a common run-time fact: the GPUs
+// of the node that runs the script (nvidia-smi -L | wc -l, nvidia-smi --list-gpus, nvidia-smi
+// --query-gpu=... | wc -l), the nodes of the allocation (scontrol show hostnames | wc -l).
+std::string ShellParser::command_output_reason(std::string_view text) {
+  std::string shown = abbreviate(std::string(text));
+  bool counts_lines = text.find("wc -l") != std::string_view::npos;
+  if (text.find("nvidia-smi") != std::string_view::npos &&
+      (counts_lines || text.find("--list-gpus") != std::string_view::npos ||
+       text.find("count") != std::string_view::npos))
+    return "the GPUs of the node that runs the script, counted at run time (" + shown + ")";
+  if (text.find("CUDA_VISIBLE_DEVICES") != std::string_view::npos &&
+      (counts_lines || text.find("tr ") != std::string_view::npos ||
+       text.find("awk") != std::string_view::npos))
+    return "the GPUs CUDA_VISIBLE_DEVICES lists when the script runs (" + shown + ")";
+  if (text.find("scontrol show hostname") != std::string_view::npos && counts_lines)
+    return "the nodes of the allocation, counted at run time (" + shown + ")";
+  return "the output of a command (" + shown + ")";
 }
 
 std::optional<std::int64_t> ShellParser::int_value_of(const std::string& name, Env& env) const {

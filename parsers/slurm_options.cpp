@@ -164,6 +164,9 @@ std::size_t parse_slurm_options(std::span<const Word> words, Allocation& alloc, 
       alloc.gpus_per_node = fact(Key::kGpusPerNode, count_value(*value_word, strip_gpu_type(value), false));
     } else if (name == "--gpus" || name == "-G") {
       alloc.gpus_total = fact(Key::kGpusPerNode, count_value(*value_word, strip_gpu_type(value), false));
+    } else if (name == "--gpus-per-task" || name == "--gpus-per-socket") {
+      alloc.gpus_per_task = fact(Key::kGpusPerNode, count_value(*value_word, strip_gpu_type(value), false));
+      alloc.per_task_unit = name == "--gpus-per-task" ? "task" : "socket";
     } else if (name == "--gres") {
       // --gres=gpu:8, gpu:a100:8, gpu (one), possibly among other resources: "gpu:8,nvme:1".
       std::string_view rest = value;
@@ -184,6 +187,20 @@ std::size_t parse_slurm_options(std::span<const Word> words, Allocation& alloc, 
 }
 
 void derive_gpus_per_node(Allocation& alloc) {
+  if (!alloc.gpus_per_node && !alloc.gpus_total && alloc.gpus_per_task) {
+    // GPUs asked for per task (or per socket): per node that is times the tasks on a node.
+    Fact f = *alloc.gpus_per_task;
+    auto per = f.value.as_int();
+    auto tasks = alloc.ntasks_per_node ? alloc.ntasks_per_node->value.as_int() : std::nullopt;
+    if (per && tasks && alloc.per_task_unit == "task" && *per > 0 && *tasks > 0) {
+      f.value = Value::integer(*per * *tasks);
+      f.spelling += " x --ntasks-per-node";
+    } else {
+      f.value = Value::unknown("GPUs requested per " + alloc.per_task_unit + " (" + f.spelling + ")");
+    }
+    alloc.gpus_per_node = std::move(f);
+    return;
+  }
   if (alloc.gpus_per_node || !alloc.gpus_total) return;
   Fact f = *alloc.gpus_total;
   auto total = f.value.as_int();

@@ -15,6 +15,8 @@ namespace parlint {
 // The resources one allocation (or one het-job group, or one srun step) provides.
 struct Allocation {
   std::optional<Fact> nodes, gpus_per_node, ntasks_per_node, ntasks, gpus_total;
+  std::optional<Fact> gpus_per_task;  // --gpus-per-task (or --gpus-per-socket: per_task_unit says which)
+  std::string per_task_unit;
   std::optional<Location> exclusive;  // --exclusive (whole nodes), where it was written
   bool any = false;                   // some SLURM option was seen
 };
@@ -24,7 +26,8 @@ struct Allocation {
 std::size_t parse_slurm_options(std::span<const Word> words, Allocation& alloc, Origin origin,
                                 std::string_view prefix, bool stop_at_command);
 
-// Derives GPUs per node from a total (--gpus=16 over 2 nodes) when only the total is known.
+// Derives GPUs per node from a total (--gpus=16 over 2 nodes) or a per-task count (--gpus-per-task=1 with
+// --ntasks-per-node=8) when only that is known.
 void derive_gpus_per_node(Allocation& alloc);
 
 }  // namespace parlint

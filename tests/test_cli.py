@@ -1766,3 +1766,41 @@ class AddNoqa(TempDir):
         # that only a launch reading another file reports.
         self.assertEqual({d["code"] for d in doc["diagnostics"]}, {"PL503", "PL303", "PL900", "PL901", "PL902"})
         self.assertIn("Added 0 suppression comments", self.add(".", cwd=tree).stderr)
+
+
+class FactsFromElsewhere(TempDir):
+    """Facts a launch takes from outside the script (issue 36): the GPUs the node has when the script runs,
+    the dimensions of the checkpoint it loads. Unknown, with plan saying where they come from; a checkpoint
+    named like a known model takes that model's dimensions."""
+
+    ARGS = ("--num-attention-heads 32 --seq-length 4096 --max-position-embeddings 4096 --micro-batch-size 1 "
+            "--global-batch-size 64")
+
+    def test_gpus_counted_at_run_time_stay_unknown_and_plan_names_the_count(self):
+        path = self.write("run.sh", "#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\n"
+                                    "GPUS=$(nvidia-smi -L | wc -l)\n"
+                                    f"torchrun --nproc_per_node $GPUS pretrain_gpt.py --tensor-model-parallel-size 3 "
+                                    f"--num-layers 24 --hidden-size 3072 {self.ARGS}\n")
+        check = run("check", "--format", "json", path)
+        self.assertNotIn("PL102", {d["code"] for d in json.loads(check.stdout)["diagnostics"]})
+        plan = run("plan", path).stdout
+        self.assertIn("the GPUs of the node that runs the script, counted at run time ($(nvidia-smi -L | wc -l))",
+                      plan)
+
+    def test_a_checkpoint_folder_named_like_a_known_model_takes_its_dimensions(self):
+        path = self.write("run.sh", "#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\n"
+                                    "torchrun --nproc_per_node 8 pretrain_gpt.py --hf-model /models/Qwen2.5-7B-Instruct "
+                                    "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 3\n")
+        codes = {d["code"] for d in json.loads(run("check", "--format", "json", path).stdout)["diagnostics"]}
+        self.assertIn("PL402", codes)  # 28 layers over PP 3
+        plan = run("plan", path).stdout
+        self.assertIn("Qwen2.5 7B (built-in model table, by the name of /models/Qwen2.5-7B-Instruct)", plan)
+
+    def test_an_unknown_checkpoint_leaves_the_dimensions_unknown_with_a_note(self):
+        path = self.write("run.sh", "#!/bin/bash\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\n"
+                                    "torchrun --nproc_per_node 8 pretrain_gpt.py --hf-model /ckpt/my-finetune "
+                                    "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 3\n")
+        codes = {d["code"] for d in json.loads(run("check", "--format", "json", path).stdout)["diagnostics"]}
+        self.assertNotIn("PL402", codes)
+        self.assertIn("the model's dimensions come from /ckpt/my-finetune, which parlint does not read",
+                      run("plan", path).stdout)
