@@ -107,7 +107,10 @@ TEST(ShellParser, UnknownsCarryTheirReason) {
       sh("N=$(scontrol show hostnames | wc -l)\ntorchrun --nnodes=$N --nproc_per_node=$1 x.py "
          "--tensor-model-parallel-size $UNSET_VAR\n");
   const RawJob& job = only_job(pf);
-  EXPECT_NE(find_fact(job, Key::kNnodes)->value.unknown_reason().find("output of a command"),
+  // A count of the allocation's nodes at run time says so.
+  EXPECT_NE(find_fact(job, Key::kNnodes)
+                ->value.unknown_reason()
+                .find("the nodes of the allocation, counted at run time"),
             std::string::npos);
   EXPECT_NE(find_fact(job, Key::kNprocPerNode)->value.unknown_reason().find("positional argument"),
             std::string::npos);
