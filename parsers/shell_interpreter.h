@@ -476,6 +476,7 @@ class ShellParser {
   static void slime_step_batch(const std::vector<Word>& args, RawJob& job);
   static void ms_swift_job(std::string_view subcommand, const std::vector<Word>& args, RawJob& job);
   static std::string command_output_reason(std::string_view text);
+  static bool hugging_face_trainer(const std::vector<Word>& args, const TrainingArgs& ta);
   enum class MsSwiftScript { kMegatron, kOther };
   static std::optional<MsSwiftScript> ms_swift_script(std::string_view entry, bool module);
 

@@ -264,6 +264,25 @@ void ShellParser::slime_step_batch(const std::vector<Word>& args, RawJob& job) {
   job.facts.push_back(std::move(f));
 }
 
+// A Hugging Face Trainer script (Transformers, TRL, FSDP or DeepSpeed through the Trainer): its own
+// arguments (--model_name_or_path, --per_device_train_batch_size, --fsdp ...) and no Megatron parallel
+// size among them. Its --sequence_parallel_size or --tensor_parallel_size are its own settings.
+bool ShellParser::hugging_face_trainer(const std::vector<Word>& args, const TrainingArgs& ta) {
+  static constexpr std::string_view kMarkers[] = {"--model_name_or_path", "--per_device_train_batch_size",
+                                                  "--fsdp", "--fsdp_config", "--gradient_accumulation_steps"};
+  bool marked = std::any_of(args.begin(), args.end(), [](const Word& a) {
+    std::string_view t = a.text;
+    t = t.substr(0, t.find('='));
+    return std::find(std::begin(kMarkers), std::end(kMarkers), t) != std::end(kMarkers);
+  });
+  if (!marked) return false;
+  return std::none_of(ta.facts.begin(), ta.facts.end(), [](const Fact& f) {
+    return f.key == Key::kTensorModelParallelSize || f.key == Key::kPipelineModelParallelSize ||
+           f.key == Key::kContextParallelSize || f.key == Key::kExpertModelParallelSize ||
+           f.key == Key::kExpertTensorParallelSize || f.key == Key::kNumLayers;
+  });
+}
+
 // swift/cli/<name>.py or swift.cli.<name> (modelscope/ms-swift @ 3602360a5623): kMegatron for the
 // trainers of swift/cli/_megatron (pt, sft, rlhf), kOther for the rest; nullopt when not ms-swift's.
 std::optional<ShellParser::MsSwiftScript> ShellParser::ms_swift_script(std::string_view entry, bool module) {
@@ -383,6 +402,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
   std::string entry = w[l.entry].text;
   bool ray_driver = l.module && entry.starts_with("verl.");
   TrainingArgs ta = parse_training_args(args);
+  if (!l.ms_swift && hugging_face_trainer(args, ta)) return;  // not Megatron: no job, no Megatron finding
 
   RawJob job;
   job.range = where.range;
