@@ -1,6 +1,7 @@
 #include "parsers/driver_configs.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace parlint {
 namespace {

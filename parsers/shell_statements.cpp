@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <memory>
 
 #include "parsers/sbatch_submissions.h"
 #include "parsers/shell_option_merge.h"

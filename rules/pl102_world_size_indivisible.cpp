@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <tuple>
 
 #include "lint/describe.h"
 #include "lint/rule.h"
