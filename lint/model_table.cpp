@@ -64,15 +64,22 @@ const ModelInfo* find_model_by_checkpoint_name(std::string_view name) {
   while (!name.empty() && name.back() == '/') name.remove_suffix(1);
   if (auto slash = name.rfind('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
   std::string n = normalize(name);
-  auto matches = [](const std::string& candidate) -> const ModelInfo* {
+  // Each model's names as a folder would spell them: its key and the model part of each id, normalised.
+  static const std::vector<std::pair<std::string, const ModelInfo*>> kNames = [] {
+    std::vector<std::pair<std::string, const ModelInfo*>> out;
     for (const auto& m : builtin_models()) {
-      if (normalize(m.key) == candidate) return &m;
+      out.emplace_back(normalize(m.key), &m);
       for (const auto& h : m.hf) {
         std::string_view id = h;
         if (auto slash = id.rfind('/'); slash != std::string_view::npos) id = id.substr(slash + 1);
-        if (normalize(id) == candidate) return &m;
+        out.emplace_back(normalize(id), &m);
       }
     }
+    return out;
+  }();
+  auto matches = [](const std::string& candidate) -> const ModelInfo* {
+    for (const auto& [spelled, m] : kNames)
+      if (spelled == candidate) return m;
     return nullptr;
   };
   for (int round = 0; round < 4 && !n.empty(); ++round) {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -234,13 +235,14 @@ class ShellParser {
 
   // `fallthrough`: when an if with no elif or else runs no branch ("the if at line 3 (...) is false"), for
   // a variable that only its branch sets.
+  // `labels` names each branch for findings (written out only when a launch string needs it).
   void merge_branches(Env& env, std::vector<Env> results, const Location& where, std::string_view fallthrough,
-                      const std::vector<std::string>& labels);
+                      const std::function<std::vector<std::string>()>& labels);
 
   static void keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
                                  const std::vector<std::string>& labels);
-  static bool launch_strings(const std::string& name, const std::vector<Env>& results,
-                             const std::vector<std::string>& labels);
+  static bool launch_strings(const std::string& name, const std::vector<Env>& results);
+  static bool branch_values_possible(const std::string& name, const std::vector<Env>& results);
   // The options every branch agrees on, when each branch left the variable an options list.
   static std::optional<Var> merge_branch_values(const std::vector<Env>& results, const Var* before,
                                                 const std::string& name, const std::string& branches);

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <memory>
+#include <optional>
 
 #include "parsers/sbatch_submissions.h"
 #include "parsers/shell_option_merge.h"
@@ -116,11 +117,7 @@ void ShellParser::set_unknown(Env& env, const std::string& name, std::string rea
 // keeps its value only when every branch (and falling through) agrees.
 void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
   std::vector<Env> results;
-  std::vector<std::string> labels;  // each branch as findings name it, in the order of `results`
-  auto label = [&](TSNode at, std::string_view what) {
-    return "the branch at line " + std::to_string(node_location(at, src).range.start.line) + " (" +
-           std::string(what) + ")";
-  };
+  std::vector<TSNode> heads;  // where each branch starts, in the order of `results` (null: none runs)
   bool has_default = false;
   std::string_view type = node_type(n);
   Env then_env = env;
@@ -140,10 +137,7 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
         Env branch = env;
         walk_clause(c, src, branch, ctx, depth);
         results.push_back(std::move(branch));
-        std::string head = text_of(c, src);
-        head = head.substr(0, head.find('\n'));
-        if (auto then = head.find("; then"); then != std::string::npos) head = head.substr(0, then);
-        labels.push_back(ct == "else_clause" ? label(c, "else") : label(c, abbreviate(head)));
+        heads.push_back(c);
         if (ct == "else_clause") has_default = true;
         continue;
       }
@@ -155,16 +149,16 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
       if (!ts_node_is_null(value) && text_of(value, src) == "*") has_default = true;
       walk_clause(c, src, branch, ctx, depth);
       results.push_back(std::move(branch));
-      labels.push_back(label(c, ts_node_is_null(value) ? "case" : "case " + abbreviate(text_of(value, src))));
+      heads.push_back(c);
     }
   }
   if (type == "if_statement") {
     results.insert(results.begin(), any_then ? std::move(then_env) : Env(env));
-    labels.insert(labels.begin(), label(n, "if " + condition));
+    heads.insert(heads.begin(), n);
   }
   if (!has_default) {
     results.push_back(env);
-    labels.push_back("no branch at line " + std::to_string(node_location(n, src).range.start.line) + " runs");
+    heads.push_back(TSNode{});
   }
   then_env = Env();  // it shares the variables: the merge may change them in place once no branch holds them
   Location where = node_location(n, src);
@@ -172,6 +166,34 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   if (type == "if_statement" && !has_default && results.size() == 2 && !condition.empty())
     fallthrough =
         "the if at line " + std::to_string(where.range.start.line) + " (" + condition + ") is false";
+  // Each branch as findings name it; only written out when a launch string needs it.
+  auto labels = [&]() {
+    std::vector<std::string> out;
+    for (TSNode h : heads) {
+      if (ts_node_is_null(h)) {
+        out.push_back("no branch at line " + std::to_string(where.range.start.line) + " runs");
+        continue;
+      }
+      std::string what;
+      std::string_view ht = node_type(h);
+      if (ht == "if_statement") {
+        what = "if " + condition;
+      } else if (ht == "else_clause") {
+        what = "else";
+      } else if (ht == "elif_clause") {
+        std::string_view head = std::string_view(src.text).substr(ts_node_start_byte(h), 200);
+        head = head.substr(0, head.find('\n'));
+        if (auto then = head.find("; then"); then != std::string_view::npos) head = head.substr(0, then);
+        what = abbreviate(std::string(head));
+      } else {
+        TSNode value = by_field<"value">(h);
+        what = ts_node_is_null(value) ? "case" : "case " + abbreviate(text_of(value, src));
+      }
+      out.push_back("the branch at line " + std::to_string(node_location(h, src).range.start.line) + " (" +
+                    what + ")");
+    }
+    return out;
+  };
   merge_branches(env, std::move(results), where, fallthrough, labels);
 }
 
@@ -185,7 +207,13 @@ void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Contex
 }
 
 void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Location& where,
-                                 std::string_view fallthrough, const std::vector<std::string>& labels) {
+                                 std::string_view fallthrough,
+                                 const std::function<std::vector<std::string>()>& labels) {
+  std::optional<std::vector<std::string>> named;  // the branches' names, written out once if needed
+  auto branch_names = [&]() -> const std::vector<std::string>& {
+    if (!named) named = labels ? labels() : std::vector<std::string>{};
+    return *named;
+  };
   std::set<std::string> names;  // only the names some branch set or erased can differ
   for (const auto& r : results) r.changed_since(env, names);
   // Options appended in branches are added to the value in place once the branches are gone (while they
@@ -227,9 +255,9 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
             {name, std::move(*options), values.front()->assigned_at, values.front()->assigned_text});
         continue;
       }
-    if (launch_strings(name, results, labels)) {
+    if (launch_strings(name, results)) {
       set_unknown(env, name, "assigned differently in " + branches, where);
-      keep_branch_values(env, name, results, labels);
+      keep_branch_values(env, name, results, branch_names());
     } else if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches)) {
       env.set(name, std::move(*merged));
     } else if (!before && !fallthrough.empty() && results.size() == 2 && results[0].find(name) &&
@@ -240,7 +268,7 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
       env.edit(name).value.empty_when = std::string(fallthrough) + " ($" + name + " is then empty)";
     } else {
       set_unknown(env, name, "assigned differently in " + branches, where);
-      keep_branch_values(env, name, results, labels);
+      if (branch_values_possible(name, results)) keep_branch_values(env, name, results, branch_names());
     }
   }
   results.clear();
@@ -269,11 +297,23 @@ void ShellParser::keep_branch_values(Env& env, const std::string& name, const st
   env.edit(name).branch_values = std::move(values);
 }
 
+// Every branch leaves the variable a plain known string of several words, and there are few enough
+// branches to keep each one's value.
+bool ShellParser::branch_values_possible(const std::string& name, const std::vector<Env>& results) {
+  if (results.size() > kMaxBranchValues) return false;
+  for (const auto& r : results) {
+    const Var* v = r.find(name);
+    if (!v || v->is_array || v->value.unknown() || v->branch_values ||
+        v->value.text.find(' ') == std::string::npos)
+      return false;
+  }
+  return true;
+}
+
 // Every branch gives the variable a command line of its own ("python pretrain_gpt.py --tp 2 ..."), not
 // options to add to one ("--tp 2 ..."): each is a launch, read on its own rather than merged.
-bool ShellParser::launch_strings(const std::string& name, const std::vector<Env>& results,
-                                 const std::vector<std::string>& labels) {
-  if (labels.size() != results.size() || results.size() > kMaxBranchValues) return false;
+bool ShellParser::launch_strings(const std::string& name, const std::vector<Env>& results) {
+  if (!branch_values_possible(name, results)) return false;
   for (const auto& r : results) {
     const Var* v = r.find(name);
     if (!v || v->is_array || v->value.unknown() || v->branch_values) return false;
