@@ -312,6 +312,26 @@ void ShellParser::ms_swift_job(std::string_view subcommand, const std::vector<Wo
   // Its own settings that only look like parallel ones: the rollout's vLLM engine (rlhf_args).
   std::erase_if(job.unrecognized,
                 [](const UnrecognizedSetting& u) { return u.spelling.find("vllm_") != std::string::npos; });
+  // GRPO's colocated vLLM runs on the training ranks, in groups of its TP, which must divide them
+  // (swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623).
+  auto value_of = [&](std::string_view flag) -> const Word* {
+    const Word* out = nullptr;
+    for (std::size_t k = 0; k + 1 < args.size(); ++k)
+      if (args[k].text == flag) out = &args[k + 1];
+    return out;
+  };
+  const Word* mode = value_of("--vllm_mode");
+  const Word* tp = value_of("--vllm_tensor_parallel_size");
+  if (mode && tp && !mode->unknown && mode->text == "colocate") {
+    Fact f;
+    f.key = Key::kRolloutTensorParallelSize;
+    f.value = word_value(*tp, tp->text, KeyType::kInt, false);
+    f.location = tp->location;
+    f.origin = Origin::kMegatronFlag;
+    f.spelling = "--vllm_tensor_parallel_size";
+    f.written_at = tp->written_at;
+    job.facts.push_back(std::move(f));
+  }
 }
 
 void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,

@@ -64,6 +64,9 @@ non-colocated (`policy.generation.colocated.enabled: false`), on the generation'
 `resources.num_nodes x resources.gpus_per_node` (`nemo_rl/algorithms/grpo.py:862-911@7ea279abfbeb`). vLLM's
 `expert_parallel_size` > 1 must be a multiple of its TP, and an EP other than TP needs
 `async_engine: false`; PP > 1 needs `async_engine: true` (`vllm_generation.py:128-146@7ea279abfbeb`).
+ms-swift's Megatron GRPO with `--vllm_mode colocate` runs vLLM on the training ranks in groups of
+`--vllm_tensor_parallel_size`, which must divide the world size
+(`swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623`).
 ChatLearn's rollout (`models.policy`) takes neither expert nor pipeline parallelism
 (`chatlearn/configs/policy_config.py:89-90@b7af31a972eb`).
 
@@ -260,8 +263,15 @@ class WorldSizeIndivisible final : public Rule {
         "verl asserts \"rollout world_size: {} is not divisible by infer_world_size: {}\" when it builds the "
         "rollout",
         *t, *d, *p, infer, W, W, infer);
+    // ms-swift's colocated vLLM (swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623).
+    if (job.driver() == Driver::kMsSwift)
+      f.message = fmt::format(
+          "--vllm_tensor_parallel_size={} does not divide the {} ranks GRPO's colocated vLLM shares; "
+          "ms-swift "
+          "raises \"vllm_tensor_parallel_size ({}) must divide world size ({}) evenly.\"",
+          *t, W, *t, W);
     // ChatLearn's rollout on the trainer's GPUs (chatlearn/configs/policy_config.py:85-86@b7af31a972eb).
-    if (job.driver() == Driver::kChatLearn)
+    else if (job.driver() == Driver::kChatLearn)
       f.message = fmt::format(
           "models.policy's tensor_model_parallel_size={} does not divide the {} GPUs the rollout shares with "
           "the "
@@ -287,6 +297,8 @@ class WorldSizeIndivisible final : public Rule {
                            W, job.fact(Key::kRolloutWorldSize) ? ", or give generation more GPUs" : "");
     else if (job.driver() == Driver::kChatLearn)
       f.help = fmt::format("use a models.policy.tensor_model_parallel_size that divides {}", W);
+    else if (job.driver() == Driver::kMsSwift)
+      f.help = fmt::format("use a --vllm_tensor_parallel_size that divides {}", W);
     out.push_back(std::move(f));
   }
 
@@ -294,7 +306,7 @@ class WorldSizeIndivisible final : public Rule {
     auto mesh = job.mesh();
     auto world = job.get_int(Key::kWorldSize);
     if (job.framework() == Framework::kVerl || (job.driver() == Driver::kNemoRl && job.role().empty()) ||
-        job.driver() == Driver::kChatLearn) {
+        job.driver() == Driver::kChatLearn || job.driver() == Driver::kMsSwift) {
       check_rollout_layout(job, out);
       // The engine's GPUs: its own where the framework gives it some, else the trainer's.
       const Fact* own = job.fact(Key::kRolloutWorldSize);
