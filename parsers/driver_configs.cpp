@@ -341,9 +341,8 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   const DriverKey* enabled = find(keys, {"policy", "megatron_cfg", "enabled"});
   if (enabled) out.megatron_on = !falsy(enabled->scalar);
   if (const DriverKey* m = find(keys, {"policy", "model_name"})) out.model = m->scalar;
-  const DriverKey* colocated = find(keys, {"policy", "generation", "colocated", "enabled"});
-  out.world_unknown = colocated && falsy(colocated->scalar);
   out.cluster_terms = cluster_terms(keys);
+  out.world_unknown = out.cluster_terms.non_colocated();
   if (out.world_unknown) out.share = split_non_colocated(out.cluster_terms);
   for (auto& k : keys) {
     auto& p = *k.path;

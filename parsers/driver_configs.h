@@ -48,8 +48,8 @@ struct DriverConfig {
   std::optional<std::int64_t> world_size = std::nullopt;
   std::string world_from = {};      // the key it is read from
   std::string world_spelling = {};  // how plan names it: "len(actor_train.device_mapping)"
-  bool from_checkpoint = false;
-  Driver driver = Driver::kNone;  // what the config leaves out comes from the model's checkpoint
+  bool from_checkpoint = false;     // what the config leaves out comes from the model's checkpoint
+  Driver driver = Driver::kNone;    // the post-training framework the config belongs to
 };
 
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys);

@@ -330,8 +330,7 @@ void ShellParser::simple_wrapper(const CommandWords& c) {
 void ShellParser::scan_wrapper(const CommandWords& c) {
   for (std::size_t k = c.i + 1; k < c.w.size(); ++k) {
     std::string_view b = basename(c.w[k].text);
-    if (b == "torchrun" || is_python(b) || b == "bash" || b == "sh" || b == "deepspeed" || b == "srun")
-      return run_rest(c, k, c.ctx);
+    if (starts_ranks(b) || b == "bash" || b == "sh") return run_rest(c, k, c.ctx);
   }
 }
 

@@ -124,6 +124,11 @@ inline bool is_python(std::string_view name) {
   return name == "python" || name == "python3" || (name.starts_with("python3.") && name.size() <= 10);
 }
 
+// A command that starts training ranks or a training script: a launcher or the interpreter.
+inline bool starts_ranks(std::string_view name) {
+  return name == "torchrun" || is_python(name) || name == "deepspeed" || name == "srun";
+}
+
 // Commands that run the command after their options, and runners (containers, environments,
 // profilers) whose command starts at the first launcher or interpreter among their arguments.
 inline const std::set<std::string, std::less<>> kSimpleWrappers = {

@@ -11,6 +11,28 @@
 #include "parsers/yaml_parser.h"
 
 namespace parlint::shell {
+namespace {
+
+// The last `--name value` or `--name=value` among a launch's arguments: the flag's word, the value's word
+// and the value's text.
+struct FlagValue {
+  const Word* flag;
+  const Word* value;
+  std::string text;
+};
+std::optional<FlagValue> last_flag_value(const std::vector<Word>& args, std::string_view name) {
+  std::optional<FlagValue> out;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    std::string_view t = args[k].text;
+    if (t == name && k + 1 < args.size())
+      out = FlagValue{&args[k], &args[k + 1], args[k + 1].text};
+    else if (t.size() > name.size() && t.starts_with(name) && t[name.size()] == '=')
+      out = FlagValue{&args[k], &args[k], std::string(t.substr(name.size() + 1))};
+  }
+  return out;
+}
+
+}  // namespace
 
 std::optional<Fact> ShellParser::env_fact(Key key, const std::string& name, Env& env, Env& overlay,
                                           Context& ctx) {
@@ -180,22 +202,11 @@ void ShellParser::slime_world(const std::vector<Word>& args, RawJob& job) {
     f.spelling = std::string(name);
     f.value = Value::integer(fallback);
     f.spelling += " (slime default)";
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      std::string_view t = args[k].text;
-      const Word* v = nullptr;
-      std::string text;
-      if (t == name && k + 1 < args.size()) {
-        v = &args[k + 1];
-        text = v->text;
-      } else if (t.starts_with(std::string(name) + "=")) {
-        v = &args[k];
-        text = std::string(t.substr(name.size() + 1));
-      }
-      if (!v) continue;
-      f.value = word_value(*v, text, KeyType::kInt, false);
-      f.location = span(args[k].location, v->location);
+    if (auto v = last_flag_value(args, name)) {
+      f.value = word_value(*v->value, v->text, KeyType::kInt, false);
+      f.location = span(v->flag->location, v->value->location);
       f.spelling = std::string(name);
-      f.written_at = v->written_at;
+      f.written_at = v->value->written_at;
     }
     job.facts.push_back(std::move(f));
   };
@@ -211,49 +222,36 @@ void ShellParser::slime_world(const std::vector<Word>& args, RawJob& job) {
 // --n-samples-per-prompt N samples, split into S steps, so the global batch is R x N // S; a
 // --global-batch-size written beside it must equal that (slime/utils/arguments.py:1972-1980@624b824a898a).
 void ShellParser::slime_step_batch(const std::vector<Word>& args, RawJob& job) {
-  auto find = [&](std::string_view name) -> std::optional<std::pair<const Word*, std::int64_t>> {
-    std::optional<std::pair<const Word*, std::int64_t>> out;
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      std::string_view t = args[k].text, text;
-      const Word* v = nullptr;
-      if (t == name && k + 1 < args.size()) {
-        v = &args[k + 1];
-        text = v->text;
-      } else if (t.starts_with(name) && t.size() > name.size() && t[name.size()] == '=') {
-        v = &args[k];
-        text = t.substr(name.size() + 1);
-      }
-      if (!v) continue;
-      Value value = word_value(*v, text, KeyType::kInt, false);
-      out.reset();
-      if (value.as_int() && *value.as_int() > 0)
-        out = std::pair{&args[k], *value.as_int()};
-      else
-        return std::nullopt;  // unknown at run time: the batch is unknown
-    }
-    return out;
+  // A count as written: its flag (null when not written) and its value (nullopt when not a positive
+  // number, e.g. known only at run time: the batch is then unknown).
+  struct Count {
+    const Word* flag = nullptr;
+    std::optional<std::int64_t> value;
   };
-  bool steps_written = std::any_of(
-      args.begin(), args.end(), [](const Word& a) { return a.text.starts_with("--num-steps-per-rollout"); });
-  if (!steps_written) return;
-  auto steps = find("--num-steps-per-rollout"), prompts = find("--rollout-batch-size");
-  bool samples_written = std::any_of(
-      args.begin(), args.end(), [](const Word& a) { return a.text.starts_with("--n-samples-per-prompt"); });
-  auto samples = samples_written ? find("--n-samples-per-prompt")
-                                 : std::optional<std::pair<const Word*, std::int64_t>>(std::pair{nullptr, 1});
-  if (!steps || !prompts || !samples) return;
+  auto count = [&](std::string_view name) {
+    Count c;
+    if (auto v = last_flag_value(args, name)) {
+      c.flag = v->flag;
+      auto n = word_value(*v->value, v->text, KeyType::kInt, false).as_int();
+      if (n && *n > 0) c.value = n;
+    }
+    return c;
+  };
+  Count steps = count("--num-steps-per-rollout");
+  if (!steps.flag) return;
+  Count prompts = count("--rollout-batch-size"), samples = count("--n-samples-per-prompt");
+  if (!steps.value || !prompts.value || (samples.flag && !samples.value)) return;
+  const std::int64_t per_prompt = samples.flag ? *samples.value : 1;
   Fact f;
   f.key = Key::kRolloutStepBatchSize;
   f.origin = Origin::kLauncherFlag;
-  f.location = steps->first->location;
-  f.spelling = samples_written ? "--rollout-batch-size x --n-samples-per-prompt // --num-steps-per-rollout"
-                               : "--rollout-batch-size // --num-steps-per-rollout";
-  f.value = Value::integer(prompts->second * samples->second / steps->second);
-  f.written_at.push_back(
-      {prompts->first->location, "--rollout-batch-size=" + std::to_string(prompts->second)});
-  if (samples->first)
-    f.written_at.push_back(
-        {samples->first->location, "--n-samples-per-prompt=" + std::to_string(samples->second)});
+  f.location = steps.flag->location;
+  f.spelling = samples.flag ? "--rollout-batch-size x --n-samples-per-prompt // --num-steps-per-rollout"
+                            : "--rollout-batch-size // --num-steps-per-rollout";
+  f.value = Value::integer(*prompts.value * per_prompt / *steps.value);
+  f.written_at.push_back({prompts.flag->location, "--rollout-batch-size=" + std::to_string(*prompts.value)});
+  if (samples.flag)
+    f.written_at.push_back({samples.flag->location, "--n-samples-per-prompt=" + std::to_string(per_prompt)});
   bool batch_written = std::any_of(job.facts.begin(), job.facts.end(),
                                    [](const Fact& g) { return g.key == Key::kGlobalBatchSize; });
   if (!batch_written) {  // slime sets the global batch itself
@@ -306,30 +304,23 @@ void ShellParser::ms_swift_job(std::string_view subcommand, const std::vector<Wo
   job.driver = Driver::kMsSwift;
   job.gpu_entry_point = true;
   job.description = "ms-swift megatron " + std::string(subcommand) + " launch";
-  for (std::size_t k = 0; k + 1 < args.size(); ++k)
-    if ((args[k].text == "--model" || args[k].text == "--model_id_or_path") && !args[k + 1].unknown)
-      job.model = args[k + 1].text;
+  for (std::string_view flag : {"--model_id_or_path", "--model"})
+    if (auto m = last_flag_value(args, flag); m && !m->value->unknown) job.model = m->text;
   // Its own settings that only look like parallel ones: the rollout's vLLM engine (rlhf_args).
   std::erase_if(job.unrecognized,
                 [](const UnrecognizedSetting& u) { return u.spelling.find("vllm_") != std::string::npos; });
   // GRPO's colocated vLLM runs on the training ranks, in groups of its TP, which must divide them
   // (swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623).
-  auto value_of = [&](std::string_view flag) -> const Word* {
-    const Word* out = nullptr;
-    for (std::size_t k = 0; k + 1 < args.size(); ++k)
-      if (args[k].text == flag) out = &args[k + 1];
-    return out;
-  };
-  const Word* mode = value_of("--vllm_mode");
-  const Word* tp = value_of("--vllm_tensor_parallel_size");
-  if (mode && tp && !mode->unknown && mode->text == "colocate") {
+  auto mode = last_flag_value(args, "--vllm_mode");
+  auto tp = last_flag_value(args, "--vllm_tensor_parallel_size");
+  if (mode && tp && !mode->value->unknown && mode->text == "colocate") {
     Fact f;
     f.key = Key::kRolloutTensorParallelSize;
-    f.value = word_value(*tp, tp->text, KeyType::kInt, false);
-    f.location = tp->location;
+    f.value = word_value(*tp->value, tp->text, KeyType::kInt, false);
+    f.location = tp->value->location;
     f.origin = Origin::kMegatronFlag;
     f.spelling = "--vllm_tensor_parallel_size";
-    f.written_at = tp->written_at;
+    f.written_at = tp->value->written_at;
     job.facts.push_back(std::move(f));
   }
 }
@@ -510,7 +501,6 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     job.launch = LaunchKind::kNone;  // Ray places one actor per GPU
     job.description = "ChatLearn policy_trainer (" + entry + ", Megatron)";
     job.driver = Driver::kChatLearn;
-    job.unrecognized.clear();
     for (const Word& arg : args)
       if (arg.text.starts_with("--chatlearn-num-gpu=")) {
         Fact f;

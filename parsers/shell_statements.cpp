@@ -282,23 +282,17 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
 }
 
 // A launch string chosen by branch (APP="python pretrain_gpt.py ..." in each): the branches' values, for
-// a command that runs the variable to be read once per branch. Only plain strings every branch sets to
-// a fully known value that holds a command's words, at most kMaxBranchValues of them.
+// a command that runs the variable to be read once per branch. Called once branch_values_possible holds.
 void ShellParser::keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
                                      const std::vector<std::string>& labels) {
-  if (labels.size() != results.size() || results.size() > kMaxBranchValues) return;
+  if (labels.size() != results.size()) return;
   auto values = std::make_shared<std::vector<BranchValue>>();
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const std::shared_ptr<Var>* v = results[i].slot(name);
-    if (!v || (*v)->is_array || (*v)->value.unknown() || (*v)->branch_values) return;
-    if ((*v)->value.text.find(' ') == std::string::npos) return;  // a single word: a mode, not a command
-    values->push_back({labels[i], *v});
-  }
+  for (std::size_t i = 0; i < results.size(); ++i) values->push_back({labels[i], *results[i].slot(name)});
   env.edit(name).branch_values = std::move(values);
 }
 
-// Every branch leaves the variable a plain known string of several words, and there are few enough
-// branches to keep each one's value.
+// Every branch leaves the variable a plain known string of several words (a single word is a mode, not a
+// command), and there are few enough branches to keep each one's value.
 bool ShellParser::branch_values_possible(const std::string& name, const std::vector<Env>& results) {
   if (results.size() > kMaxBranchValues) return false;
   for (const auto& r : results) {
@@ -315,16 +309,12 @@ bool ShellParser::branch_values_possible(const std::string& name, const std::vec
 bool ShellParser::launch_strings(const std::string& name, const std::vector<Env>& results) {
   if (!branch_values_possible(name, results)) return false;
   for (const auto& r : results) {
-    const Var* v = r.find(name);
-    if (!v || v->is_array || v->value.unknown() || v->branch_values) return false;
-    std::string_view t = v->value.text;
+    std::string_view t = r.find(name)->value.text;
     while (!t.empty() && (t.front() == ' ' || t.front() == '\n' || t.front() == '\t')) t.remove_prefix(1);
     auto end = t.find_first_of(" \n\t");
     if (end == std::string_view::npos || t.front() == '-') return false;
     std::string_view first = basename(t.substr(0, end));
-    if (!first.ends_with(".py") && !is_python(first) && first != "torchrun" && first != "srun" &&
-        first != "deepspeed")
-      return false;
+    if (!first.ends_with(".py") && !starts_ranks(first)) return false;
   }
   return true;
 }

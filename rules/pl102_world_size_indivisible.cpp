@@ -199,9 +199,7 @@ class WorldSizeIndivisible final : public Rule {
     const Fact* async_fact = job.fact(Key::kRolloutAsyncEngine);
     auto async = async_fact && async_fact->location.in_file() ? async_fact->value.as_bool() : std::nullopt;
     if (e && *e > 1) {
-      const Fact* tpf = job.fact(Key::kRolloutTensorParallelSize);
-      auto tv = tpf && tpf->location.in_file() ? tpf->value.as_int() : std::nullopt;
-      if (tv && *tv > 0 && *e % *tv != 0) {
+      if (t && *t > 0 && *e % *t != 0) {
         Finding f;
         f.location = ep->location;
         f.message = fmt::format(
@@ -209,20 +207,20 @@ class WorldSizeIndivisible final : public Rule {
             "asserts "
             "\"When EP > 1, EP must be a multiple of TP since vLLM's EP = DP * TP\" when it starts "
             "generation",
-            *e, *tv);
-        f.help = fmt::format("set policy.generation.vllm_cfg.expert_parallel_size to a multiple of {}", *tv);
-        f.related.push_back({tpf->location, fmt::format("vLLM tensor_parallel_size={}", *tv)});
+            *e, *t);
+        f.help = fmt::format("set policy.generation.vllm_cfg.expert_parallel_size to a multiple of {}", *t);
+        f.related.push_back({tp->location, fmt::format("vLLM tensor_parallel_size={}", *t)});
         out.push_back(std::move(f));
-      } else if (tv && *tv > 0 && *e != *tv && async == true) {
+      } else if (t && *t > 0 && *e != *t && async == true) {
         Finding f;
         f.location = async_fact->location;
         f.message = fmt::format(
             "vLLM's expert_parallel_size={} differs from its tensor_parallel_size={}, so vLLM runs "
             "data-parallel inside, which NeMo-RL refuses with async_engine: true (\"vLLM async_engine has "
             "some issues when using DP inside vLLM\")",
-            *e, *tv);
+            *e, *t);
         f.help =
-            fmt::format("set policy.generation.vllm_cfg.async_engine=false, or expert_parallel_size={}", *tv);
+            fmt::format("set policy.generation.vllm_cfg.async_engine=false, or expert_parallel_size={}", *t);
         f.related.push_back({ep->location, fmt::format("vLLM expert_parallel_size={}", *e)});
         out.push_back(std::move(f));
       }

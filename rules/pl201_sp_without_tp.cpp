@@ -96,6 +96,25 @@ std::string framework_behaviour(Framework fw) {
   return "Megatron-Core raises \"Cannot use sequence parallelism without tensor parallelism\"";
 }
 
+// Frameworks whose configs write sequence_parallel: true whatever TP they are given, and turn it off at
+// TP 1 themselves: there it is their design, not a mistake.
+bool sp_off_at_tp1_by_design(const Job& job) {
+  switch (job.driver()) {
+    // ROLL's mcore_adapter (mcore_adapter/src/mcore_adapter/models/model_config.py:368-373@8eb27cc2dc34).
+    case Driver::kRoll:
+    // ChatLearn's template, for every TP its launches choose (template/grpo_megatron.yaml@b7af31a972eb).
+    case Driver::kChatLearn:
+    // ms-swift documents the switch as taking effect only with TP > 1
+    // (docs/source_en/Megatron-SWIFT/Command-line-parameters.md:163, megatron_args.py:891-892@3602360a5623).
+    case Driver::kMsSwift:
+      return true;
+    case Driver::kNone:
+    case Driver::kNemoRl:
+      break;
+  }
+  return job.framework() == Framework::kVerl;  // verl/workers/config/engine.py:133-135
+}
+
 class SpWithoutTp final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -105,16 +124,7 @@ class SpWithoutTp final : public Rule {
     auto tp = job.get_int(Key::kTensorModelParallelSize);
     const Fact* sp_fact = job.fact(Key::kSequenceParallel);
     if (!sp || !*sp || !tp || *tp != 1 || !sp_fact->location.in_file()) return;
-    if (job.framework() == Framework::kVerl) return;  // verl turns SP off at TP 1 by design
-    // So does ROLL's mcore_adapter, whose configs share sequence_parallel: true across TP sizes
-    // (mcore_adapter/src/mcore_adapter/models/model_config.py:368-373@8eb27cc2dc34).
-    if (job.driver() == Driver::kRoll) return;
-    // ChatLearn's template writes sequence_parallel: True for every TP its launches choose
-    // (template/grpo_megatron.yaml@b7af31a972eb); Megatron-LM turns it off at TP 1.
-    if (job.driver() == Driver::kChatLearn) return;
-    // ms-swift documents the switch as taking effect only with TP > 1, and turns it off at TP 1
-    // (docs/source_en/Megatron-SWIFT/Command-line-parameters.md:163, megatron_args.py:891-892@3602360a5623).
-    if (job.driver() == Driver::kMsSwift) return;
+    if (sp_off_at_tp1_by_design(job)) return;
     const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = sp_fact->location;
