@@ -349,25 +349,11 @@ void ShellParser::megatron_command(const CommandWords& c) {
   l.kind = LaunchKind::kTorchrun;
   l.entry = c.i + 1;
   l.ms_swift = true;
-  auto variable = [&](const char* name) -> const Var* {
-    if (const Var* v = c.overlay.find(name)) return v;
-    const Var* e = c.env.find(name);
-    return e && (e->exported || c.ctx.all_export) ? e : nullptr;
-  };
-  const Var* nproc = variable("NPROC_PER_NODE");
-  const Var* nnodes = variable("NNODES");
-  auto fact_of = [&](Key key, const Var& v, const char* name) {
-    Fact f;
-    f.key = key;
-    f.value = count_of(v.value, false);
-    f.location = v.assigned_at;
-    f.origin = Origin::kEnv;
-    f.spelling = name;
-    f.written_at = v.value.via;
-    return f;
-  };
+  // The two variables as the launch's environment holds them (its prefix, or exported).
+  auto nproc = env_fact(Key::kNprocPerNode, "NPROC_PER_NODE", c.env, c.overlay, c.ctx);
+  auto nnodes = env_fact(Key::kNnodes, "NNODES", c.env, c.overlay, c.ctx);
   if (nproc) {
-    l.launcher_facts.push_back(fact_of(Key::kNprocPerNode, *nproc, "NPROC_PER_NODE"));
+    l.launcher_facts.push_back(std::move(*nproc));
   } else {
     Fact f;
     f.key = Key::kNprocPerNode;
@@ -379,7 +365,7 @@ void ShellParser::megatron_command(const CommandWords& c) {
     f.spelling = "NPROC_PER_NODE";
     l.launcher_facts.push_back(std::move(f));
   }
-  if (nnodes) l.launcher_facts.push_back(fact_of(Key::kNnodes, *nnodes, "NNODES"));
+  if (nnodes) l.launcher_facts.push_back(std::move(*nnodes));
   emit(l, c.w, c.where, c.env, c.overlay, c.ctx);
 }
 
