@@ -173,7 +173,7 @@ update-slurm-options:
 	cd "$(BUILD)/slurm-client" && apt-get download slurm-client && dpkg-deb -x slurm-client_*.deb root
 	python3 scripts/gen_slurm_options.py "$(BUILD)/slurm-client/root/usr/share/man/man1" \
 	  "$$(cd "$(BUILD)/slurm-client" && ls slurm-client_*.deb | sed 's/_amd64.deb//; s/_/ /')" \
-	  > parsers/slurm_option_table.inc
+	  > parsers/args/slurm_option_table.inc
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

@@ -1,8 +1,8 @@
 // PL104 nested-launcher: torchrun started by srun with several tasks per node.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

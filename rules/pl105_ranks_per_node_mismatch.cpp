@@ -1,8 +1,8 @@
 // PL105 ranks-per-node-mismatch: processes per node differ from GPUs per node.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL106 nnodes-mismatch: the launcher's node count differs from the allocation's.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

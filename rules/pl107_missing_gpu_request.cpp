@@ -1,5 +1,5 @@
 // PL107 missing-gpu-request: a GPU training launch under SLURM that requests no GPUs.
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,7 +1,7 @@
 // PL108 late-sbatch-directive: an #SBATCH line after the first command of a batch script.
 #include <fmt/format.h>
 
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,7 +1,7 @@
 // PL109 broken-continuation: a backslash followed by blanks or a comment, which ends the command.
 #include <fmt/format.h>
 
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL201 sp-without-tp: sequence parallelism requested with TP = 1.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

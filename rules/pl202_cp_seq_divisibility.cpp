@@ -1,8 +1,8 @@
 // PL202 cp-seq-divisibility: context parallelism needs seq_length divisible by 2·CP.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

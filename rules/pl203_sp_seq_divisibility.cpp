@@ -1,8 +1,8 @@
 // PL203 sp-seq-divisibility: SP with TP > 1 and (seq_length / CP) % TP != 0.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL204 long-seq-without-cp: seq 8K-32K with CP = 1 (suggest CP=2); seq >= 32K with CP < 4 (suggest CP 4-8).
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL205 sp-recommended: TP > 1, seq >= 2K, SP off.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

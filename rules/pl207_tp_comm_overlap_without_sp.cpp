@@ -1,8 +1,8 @@
 // PL207 tp-comm-overlap-without-sp: TP communication overlap asked for without TP > 1 and SP.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

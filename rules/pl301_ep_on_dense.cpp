@@ -1,8 +1,8 @@
 // PL301 ep-on-dense: expert parallelism on a model without experts.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL302 experts-ep-divisibility: num_moe_experts % EP != 0.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

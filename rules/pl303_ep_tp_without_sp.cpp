@@ -1,8 +1,8 @@
 // PL303 ep-tp-without-sp: expert and tensor parallelism without sequence parallelism.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

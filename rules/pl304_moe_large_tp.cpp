@@ -1,8 +1,8 @@
 // PL304 moe-large-tp: MoE with TP > 2 (MoE TP is sized by active, not total, parameters).
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL305 expert-tensor-parallel: effective ETP > 1; says whether it was set or inherited from TP.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL306 moe-bias-etp: MoE layers with linear bias need ETP == 1.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

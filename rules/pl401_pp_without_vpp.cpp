@@ -1,8 +1,8 @@
 // PL401 pp-without-vpp: PP > 1, no VPP and no layout, and layers per stage >= 2.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

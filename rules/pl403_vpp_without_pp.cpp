@@ -1,8 +1,8 @@
 // PL403 vpp-without-pp: interleaved pipeline (VPP) with PP = 1.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL404 vpp-microbatches: with VPP, number of microbatches GBS/(MBS*DP) not divisible by PP.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "lint/describe.h"
-#include "lint/pipeline_layout.h"
-#include "lint/rule.h"
+#include "lint/knowledge/pipeline_layout.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,9 +1,9 @@
 // PL406 hybrid-pattern-pipeline: a hybrid (Mamba / Nemotron-H) layer pattern and the pipeline split.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/hybrid_pattern.h"
-#include "lint/rule.h"
+#include "lint/knowledge/hybrid_pattern.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

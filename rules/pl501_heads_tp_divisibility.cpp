@@ -1,8 +1,8 @@
 // PL501 heads-tp-divisibility: attention heads must split evenly across the TP group.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL502 query-groups-tp: KV heads must be a multiple or a divisor of TP.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL503 batch-divisibility: global_batch_size % (micro_batch_size * DP) != 0.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

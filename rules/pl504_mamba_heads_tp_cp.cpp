@@ -1,9 +1,9 @@
 // PL504 mamba-heads-tp-cp: Mamba heads and groups, and gated-delta-net heads, split over TP and CP.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/hybrid_pattern.h"
-#include "lint/rule.h"
+#include "lint/knowledge/hybrid_pattern.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,9 +1,9 @@
 // PL601 memory-exceeds-hbm: the estimated per-GPU training memory exceeds the GPU's memory.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/memory_model.h"
-#include "lint/rule.h"
+#include "lint/resolve/memory_model.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

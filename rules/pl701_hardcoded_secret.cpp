@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string_view>
 
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

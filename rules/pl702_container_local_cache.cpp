@@ -1,8 +1,8 @@
 // PL702 container-local-cache: NEMO_HOME / HF_HOME inside the container on a multi-node job.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL703 cuda-device-max-connections: Megatron-LM with TP or CP > 1 before Blackwell needs the variable at 1.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -5,8 +5,8 @@
 #include <array>
 #include <stdexcept>
 
-#include "lint/rule.h"
-#include "lint/settings_catalogue.h"
+#include "lint/knowledge/settings_catalogue.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,8 +1,8 @@
 // PL802 conflicting-values: one launch sets the same key twice with different values; says which one wins.
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/rule.h"
+#include "rules/api/describe.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

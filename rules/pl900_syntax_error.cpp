@@ -1,5 +1,5 @@
 // PL900 syntax-error: a file (or a string parsed as shell) could not be parsed.
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,6 +1,6 @@
 // PL901 unused-suppression: a suppression comment that suppressed nothing. The engine applies
 // suppressions after every other rule has run and reports the unused ones under this code.
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

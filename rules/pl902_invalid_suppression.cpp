@@ -1,6 +1,6 @@
 // PL902 invalid-suppression: a suppression naming an unknown rule. Reported by the engine while it reads
 // suppression comments.
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

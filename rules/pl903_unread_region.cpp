@@ -1,7 +1,7 @@
 // PL903 unread-region: lines of a valid file that parlint's grammar could not read.
 #include <fmt/format.h>
 
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -12,7 +12,7 @@ file:line@commit.
 
 `varies_with` lists the parameters that can change what the row records: parameters the recorded values
 were read under (their defaults chose a branch or gave the value) and parameters tested by a condition of
-the function. A call passing one of them gets unknown values instead of the row's (lint/job.cpp). The
+the function. A call passing one of them gets unknown values instead of the row's (lint/resolve/job.cpp). The
 node and GPU counts are left to the call's own num_nodes / num_gpus_per_node when it passes them.
 
 Recipes that build on another library recipe (`llama3_70b_16k` calls `llama3_70b.pretrain_recipe()`) are

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Writes parsers/slurm_option_table.inc: which srun/sbatch/salloc options take a value.
+"""Writes parsers/args/slurm_option_table.inc: which srun/sbatch/salloc options take a value.
 
 Reads the options' synopsis lines (the `.TP` entries) of the man pages of a SLURM release, for example
 Debian's slurm-client package:
 
     apt-get download slurm-client && dpkg-deb -x slurm-client_*.deb /tmp/slurm
     scripts/gen_slurm_options.py /tmp/slurm/usr/share/man/man1 "slurm-client 22.05.8-4+deb12u3" \
-        > parsers/slurm_option_table.inc
+        > parsers/args/slurm_option_table.inc
 
 An option whose synopsis is `--name=<value>` takes a value (attached or in the next word);
 `--name[=<value>]` takes one only when attached; `--name` takes none. Only facts are kept (names and

@@ -190,7 +190,7 @@ class Nesting(Case):
 
 
 class Budget(Case):
-    """A file over the per-file budget (lint/work_budget.h) is reported with PL903 where reading stopped,
+    """A file over the per-file budget (lint/model/work_budget.h) is reported with PL903 where reading stopped,
     the lines before it are still linted, every other file is linted as usual, and the exit code is a
     finding's, never an internal error's."""
 

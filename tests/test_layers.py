@@ -1,5 +1,7 @@
-"""cmake/check_layers.py: the build refuses an include across the line between parlint's parts."""
+"""cmake/check_layers.py: a file's layer is its folder, and the build refuses an include the table does not allow."""
+import importlib.util
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -25,44 +27,89 @@ def tree(files):
     return tmp
 
 
+def load_check():
+    spec = importlib.util.spec_from_file_location("check_layers", CHECK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class Layers(unittest.TestCase):
-    def test_the_tree_respects_its_parts(self):
+    def test_the_tree_respects_its_layers(self):
         rc, err, stamp = run(ROOT)
         self.assertEqual(rc, 0, err)
         self.assertTrue(stamp)
 
     def test_a_rule_reaching_a_parser_through_a_header_is_refused(self):
         t = tree({
-            "lint/rule.h": '#include "lint/job.h"\n',
-            "lint/job.h": '#include "parsers/shell_parser.h"\n',
-            "parsers/shell_parser.h": "\n",
-            "rules/pl999_x.cpp": '#include "lint/rule.h"\n',
+            "rules/api/rule.h": '#include "lint/resolve/job.h"\n',
+            "lint/resolve/job.h": '#include "parsers/shell/shell_parser.h"\n',
+            "parsers/shell/shell_parser.h": "\n",
+            "rules/pl999_x.cpp": '#include "rules/api/rule.h"\n',
         })
         with t:
             rc, err, stamp = run(t.name)
         self.assertEqual(rc, 1)
         self.assertFalse(stamp)
-        self.assertIn("rules/pl999_x.cpp (rules) reaches parsers/shell_parser.h (parsers)", err)
-        self.assertIn("lint/rule.h -> lint/job.h -> parsers/shell_parser.h", err)
+        self.assertIn("rules/pl999_x.cpp (rules) reaches parsers/shell/shell_parser.h (parsers)", err)
+        self.assertIn("rules/api/rule.h -> lint/resolve/job.h -> parsers/shell/shell_parser.h", err)
 
-    def test_parsers_use_only_the_fact_model(self):
+    def test_parsers_use_only_the_model(self):
         t = tree({
-            "lint/fact.h": "\n",
-            "lint/engine.h": "\n",
-            "parsers/yaml_parser.cpp": '#include "lint/fact.h"\n#include "lint/engine.h"\n',
+            "lint/model/fact.h": "\n",
+            "lint/engine/engine.h": "\n",
+            "parsers/yaml/yaml_parser.cpp": '#include "lint/model/fact.h"\n#include "lint/engine/engine.h"\n',
         })
         with t:
             rc, err, _ = run(t.name)
         self.assertEqual(rc, 1)
-        self.assertIn("parsers/yaml_parser.cpp (parsers) reaches lint/engine.h (core)", err)
-        self.assertNotIn("lint/fact.h (model)", err)
+        self.assertIn("parsers/yaml/yaml_parser.cpp (parsers) reaches lint/engine/engine.h (engine)", err)
+        self.assertNotIn("lint/model/fact.h (model)", err)
 
     def test_the_model_includes_nothing_outside_it(self):
-        t = tree({"lint/keys.cpp": '#include "lint/rule.h"\n', "lint/rule.h": "\n"})
+        t = tree({"lint/model/keys.cpp": '#include "rules/api/rule.h"\n', "rules/api/rule.h": "\n"})
         with t:
             rc, err, _ = run(t.name)
         self.assertEqual(rc, 1)
-        self.assertIn("lint/keys.cpp (model) reaches lint/rule.h (rule_api)", err)
+        self.assertIn("lint/model/keys.cpp (model) reaches rules/api/rule.h (rules)", err)
+
+    def test_an_edge_back_up_is_refused_whatever_the_file_is_called(self):
+        # The layer comes from the folder alone: a knowledge file named like a model file is still knowledge.
+        t = tree({"lint/knowledge/fact.cpp": '#include "lint/resolve/job.h"\n', "lint/resolve/job.h": "\n"})
+        with t:
+            rc, err, _ = run(t.name)
+        self.assertEqual(rc, 1)
+        self.assertIn("lint/knowledge/fact.cpp (knowledge) reaches lint/resolve/job.h (resolve)", err)
+
+    def test_a_syntax_parser_may_not_include_a_framework_adapter(self):
+        t = tree({"parsers/shell/x.cpp": '#include "parsers/frameworks/verl.h"\n', "parsers/frameworks/verl.h": "\n"})
+        with t:
+            rc, err, _ = run(t.name)
+        self.assertEqual(rc, 1)
+        self.assertIn("parsers/shell/x.cpp (parsers) reaches parsers/frameworks/verl.h (frameworks)", err)
+
+    def test_a_file_outside_every_layer_folder_is_refused(self):
+        t = tree({"lint/stray.cpp": "\n", "parsers/loose.h": "\n"})
+        with t:
+            rc, err, _ = run(t.name)
+        self.assertEqual(rc, 1)
+        self.assertIn("lint/stray.cpp is outside every layer folder", err)
+        self.assertIn("parsers/loose.h is outside every layer folder", err)
+
+    def test_a_known_break_that_is_gone_must_leave_the_list(self):
+        check = load_check()
+        with tree({"lint/model/a.h": "\n"}) as t:
+            errors = check.check(pathlib.Path(t))
+        self.assertTrue(any("no longer exists: remove it" in e for e in errors), errors)
+
+    def test_the_contributor_guide_prints_the_table_the_check_uses(self):
+        table = subprocess.run([sys.executable, str(CHECK), "--table"], capture_output=True, text=True,
+                               check=True).stdout
+        guide = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+        m = re.search(r"<!-- layers: generated by cmake/check_layers.py --table -->\n(.*?)<!-- /layers -->",
+                      guide, re.S)
+        self.assertIsNotNone(m, "docs/contributing.md has no generated table of layers")
+        self.assertEqual(m.group(1), table, "regenerate it: python3 cmake/check_layers.py --table")
 
 
 if __name__ == "__main__":

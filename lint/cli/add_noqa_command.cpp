@@ -5,8 +5,8 @@
 
 #include <iostream>
 
-#include "lint/add_suppressions.h"
 #include "lint/cli/commands.h"
+#include "lint/engine/fix/add_suppressions.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint::cli {

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "lint/cli/commands.h"
-#include "lint/config.h"
+#include "lint/engine/config.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint::cli {

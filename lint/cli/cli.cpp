@@ -1,6 +1,6 @@
 // The command line: every option declared here once (CLI11 lives in this one translation unit: it is
 // slow to compile), each subcommand run by its own file (lint/cli/*_command.cpp).
-#include "lint/cli.h"
+#include "lint/cli/cli.h"
 
 #include <fmt/format.h>
 

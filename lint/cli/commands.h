@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "lint/engine.h"
-#include "lint/layout_job.h"
+#include "lint/engine/engine.h"
+#include "lint/resolve/layout_job.h"
 
 namespace parlint::cli {
 

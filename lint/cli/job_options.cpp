@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "lint/cli/commands.h"
-#include "lint/cluster_profile.h"
+#include "lint/knowledge/cluster_profile.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint::cli {

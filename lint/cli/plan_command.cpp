@@ -10,11 +10,11 @@
 #include <sstream>
 
 #include "lint/cli/commands.h"
-#include "lint/layout_job.h"
-#include "lint/model_table.h"
+#include "lint/engine/smoke_test.h"
+#include "lint/engine/suggest.h"
+#include "lint/knowledge/model_table.h"
 #include "lint/reporters/reporter.h"
-#include "lint/smoke_test.h"
-#include "lint/suggest.h"
+#include "lint/resolve/layout_job.h"
 
 namespace parlint::cli {
 namespace {

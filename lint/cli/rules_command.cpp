@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lint/cli/commands.h"
-#include "lint/rule.h"
+#include "rules/api/rule.h"
 
 namespace parlint::cli {
 

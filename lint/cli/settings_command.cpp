@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "lint/cli/commands.h"
-#include "lint/config.h"
-#include "lint/rule.h"
+#include "lint/engine/config.h"
+#include "rules/api/rule.h"
 
 namespace parlint::cli {
 namespace {

@@ -13,13 +13,13 @@
 #include <thread>
 
 #include "generated/version.h"
+#include "lint/engine/fix/suppression_edit.h"
 #include "lint/lsp/layout_hover.h"
 #include "lint/lsp/message_transport.h"
 #include "lint/lsp/text_document.h"
-#include "lint/rule.h"
-#include "lint/suppression_edit.h"
-#include "lint/uri.h"
-#include "parsers/source_files.h"
+#include "lint/model/source_files.h"
+#include "lint/model/uri.h"
+#include "rules/api/rule.h"
 
 namespace parlint::lsp {
 namespace {

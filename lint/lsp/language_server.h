@@ -8,7 +8,7 @@
 #include <istream>
 #include <ostream>
 
-#include "lint/engine.h"
+#include "lint/engine/engine.h"
 
 namespace parlint::lsp {
 

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "lint/describe.h"
-#include "lint/memory_model.h"
-#include "lint/mesh.h"
+#include "lint/knowledge/mesh.h"
+#include "lint/resolve/memory_model.h"
+#include "rules/api/describe.h"
 
 namespace parlint::lsp {
 

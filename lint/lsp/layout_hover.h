@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "lint/job.h"
+#include "lint/resolve/job.h"
 
 namespace parlint::lsp {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "lint/source_range.h"
-#include "lint/source_text.h"
+#include "lint/model/source_range.h"
+#include "lint/model/source_text.h"
 
 namespace parlint::lsp {
 

@@ -3,7 +3,7 @@
 // {"start": {"line", "column"}, "end": {...}}, 1-based lines and code-point columns.
 #include <nlohmann/json.hpp>
 
-#include "lint/source_range.h"
+#include "lint/model/source_range.h"
 
 namespace parlint {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <set>
 
-#include "lint/rank_layout.h"
+#include "lint/knowledge/rank_layout.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint {

@@ -4,11 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lint/memory_model.h"
-#include "lint/rank_layout.h"
+#include "lint/knowledge/rank_layout.h"
 #include "lint/reporters/json_range.h"
 #include "lint/reporters/reporter.h"
-#include "lint/rule.h"
+#include "lint/resolve/memory_model.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lint/engine.h"
+#include "lint/engine/engine.h"
 
 namespace parlint {
 

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "generated/version.h"
+#include "lint/model/uri.h"
 #include "lint/reporters/reporter.h"
-#include "lint/rule.h"
-#include "lint/uri.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "lint/model/source_text.h"
 #include "lint/reporters/reporter.h"
-#include "lint/source_text.h"
 
 namespace parlint {
 namespace {

@@ -12,15 +12,15 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "lint/engine.h"
-#include "lint/job.h"
+#include "lint/engine/engine.h"
+#include "lint/model/source_text.h"
 #include "lint/reporters/reporter.h"
-#include "lint/rule.h"
-#include "lint/source_text.h"
-#include "parsers/python_parser.h"
-#include "parsers/shell_parser.h"
-#include "parsers/tree_sitter_languages.h"
-#include "parsers/yaml_parser.h"
+#include "lint/resolve/job.h"
+#include "parsers/python/python_parser.h"
+#include "parsers/shell/shell_parser.h"
+#include "parsers/tree_sitter/tree_sitter_languages.h"
+#include "parsers/yaml/yaml_parser.h"
+#include "rules/api/rule.h"
 #include "tests/bench/corpus_files.h"
 
 namespace parlint::bench {

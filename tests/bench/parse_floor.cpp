@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "parsers/tree_sitter_languages.h"
+#include "parsers/tree_sitter/tree_sitter_languages.h"
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;

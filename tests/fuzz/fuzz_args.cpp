@@ -2,7 +2,7 @@
 // one word per whitespace-separated token, and Hydra values on their own.
 #include <vector>
 
-#include "parsers/training_args.h"
+#include "parsers/args/training_args.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

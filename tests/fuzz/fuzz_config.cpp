@@ -1,6 +1,6 @@
 // libFuzzer: the configuration loaders, .parlint.yaml and pyproject.toml's [tool.parlint] (keys, rule
 // lists, severities, cluster mappings, globs), on the same bytes.
-#include "lint/config.h"
+#include "lint/engine/config.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "lint/engine.h"
+#include "lint/engine/engine.h"
 
 namespace parlint::fuzz {
 

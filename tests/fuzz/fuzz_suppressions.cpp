@@ -1,5 +1,5 @@
 // libFuzzer: suppression comments (`# parlint: ignore[...]`, disable/enable ranges, file-ignore).
-#include "lint/suppressions.h"
+#include "lint/engine/suppressions.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <iterator>
 
-#include "lint/file_writer.h"
-#include "lint/fix_resolution.h"
-#include "lint/fixer.h"
+#include "lint/engine/fix/file_writer.h"
+#include "lint/engine/fix/fix_resolution.h"
+#include "lint/engine/fix/fixer.h"
 
 namespace parlint {
 namespace {

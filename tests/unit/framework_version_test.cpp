@@ -2,11 +2,11 @@
 // Megatron-Bridge's distributed-optimizer switch kept on two objects, and PEFT's frozen weights.
 #include <gtest/gtest.h>
 
-#include "lint/core_version.h"
-#include "lint/job.h"
-#include "lint/memory_model.h"
-#include "lint/pipeline.h"
-#include "parsers/python_parser.h"
+#include "lint/engine/pipeline.h"
+#include "lint/knowledge/core_version.h"
+#include "lint/resolve/job.h"
+#include "lint/resolve/memory_model.h"
+#include "parsers/python/python_parser.h"
 #include "test_support.h"
 
 namespace parlint {

@@ -1,4 +1,4 @@
-#include "lint/keys.h"
+#include "lint/model/keys.h"
 
 #include <gtest/gtest.h>
 

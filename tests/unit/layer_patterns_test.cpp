@@ -1,8 +1,8 @@
 // The hybrid layer pattern and list-form pipeline layout readers, against Megatron-Core's own rules.
 #include <gtest/gtest.h>
 
-#include "lint/hybrid_pattern.h"
-#include "lint/pipeline_layout.h"
+#include "lint/knowledge/hybrid_pattern.h"
+#include "lint/knowledge/pipeline_layout.h"
 
 namespace parlint {
 namespace {

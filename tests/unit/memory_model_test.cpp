@@ -1,11 +1,11 @@
 // The memory model against worked examples of Megatron-LM's theoretical formulas.
-#include "lint/memory_model.h"
+#include "lint/resolve/memory_model.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "parsers/shell_parser.h"
-#include "parsers/training_args.h"
+#include "parsers/args/training_args.h"
+#include "parsers/shell/shell_parser.h"
 #include "test_support.h"
 
 namespace parlint {
@@ -162,8 +162,8 @@ TEST(MemoryModel, MegatronDeepSpeedZeroStage) {
 }  // namespace
 }  // namespace parlint
 
-#include "lint/layout_job.h"
-#include "lint/rule.h"
+#include "lint/resolve/layout_job.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

@@ -1,4 +1,4 @@
-#include "lint/mesh.h"
+#include "lint/knowledge/mesh.h"
 
 #include <gtest/gtest.h>
 

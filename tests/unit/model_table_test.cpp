@@ -1,5 +1,5 @@
 // Every row of the built-in model and recipe tables is checked against its own arithmetic.
-#include "lint/model_table.h"
+#include "lint/knowledge/model_table.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <set>
 
-#include "lint/cluster_profile.h"
+#include "lint/knowledge/cluster_profile.h"
 
 namespace parlint {
 namespace {

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-#include "lint/layout_job.h"
-#include "lint/pipeline.h"
-#include "lint/smoke_test.h"
-#include "lint/suggest.h"
+#include "lint/engine/pipeline.h"
+#include "lint/engine/smoke_test.h"
+#include "lint/engine/suggest.h"
+#include "lint/resolve/layout_job.h"
 #include "test_support.h"
 
 namespace parlint {

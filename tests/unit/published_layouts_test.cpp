@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "lint/model_table.h"
+#include "lint/knowledge/model_table.h"
 #include "test_support.h"
 
 namespace parlint {

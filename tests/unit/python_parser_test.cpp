@@ -1,6 +1,6 @@
 // The Python parser on the forms of reference/syntax-in-the-wild.md §7.
-#include "parsers/python_parser.h"
-#include "parsers/argparse_flags.h"
+#include "parsers/python/python_parser.h"
+#include "parsers/args/argparse_flags.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The rank layout follows Megatron-Core's RankGenerator.
-#include "lint/rank_layout.h"
+#include "lint/knowledge/rank_layout.h"
 
 #include <gtest/gtest.h>
 

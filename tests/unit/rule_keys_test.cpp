@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "lint/pipeline.h"
-#include "lint/rule.h"
+#include "lint/engine/pipeline.h"
+#include "rules/api/rule.h"
 
 namespace parlint {
 namespace {

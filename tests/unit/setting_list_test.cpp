@@ -1,4 +1,4 @@
-#include "lint/setting_list.h"
+#include "lint/model/setting_list.h"
 
 #include <gtest/gtest.h>
 

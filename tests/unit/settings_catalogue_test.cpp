@@ -1,6 +1,6 @@
 // The generated catalogue of real settings (rules/data/settings_catalogue.tsv): what PL801 must never
 // call unknown, and misspellings it must still see.
-#include "lint/settings_catalogue.h"
+#include "lint/knowledge/settings_catalogue.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The shell parser on the forms of reference/syntax-in-the-wild.md §1-5: values, positions, unknowns.
-#include "parsers/shell_parser.h"
+#include "parsers/shell/shell_parser.h"
 
 #include <gtest/gtest.h>
 

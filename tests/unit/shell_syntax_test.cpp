@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "parsers/shell_grammar_workarounds.h"
-#include "parsers/shell_parser.h"
-#include "parsers/shell_syntax_check.h"
+#include "parsers/shell/shell_grammar_workarounds.h"
+#include "parsers/shell/shell_parser.h"
+#include "parsers/shell/shell_syntax_check.h"
 
 namespace parlint {
 namespace {

@@ -1,7 +1,7 @@
 // ByteOrigins: the origin of every byte of an expanded shell text, stored as runs.
 #include <gtest/gtest.h>
 
-#include "parsers/shell_text.h"
+#include "parsers/shell/shell_text.h"
 
 namespace parlint {
 namespace {

@@ -1,11 +1,11 @@
 // Where --add-noqa (and the language server's quick fix) put a suppression comment: the end of the line,
 // alone above a statement, or a disable/enable pair around a construct a trailing `#` would change; and
 // the codes of one place grouped, or merged into the comment that already covers the line.
-#include "lint/suppression_edit.h"
+#include "lint/engine/fix/suppression_edit.h"
 
 #include <gtest/gtest.h>
 
-#include "lint/suppressions.h"
+#include "lint/engine/suppressions.h"
 
 namespace parlint {
 namespace {

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "lint/engine.h"
-#include "lint/source_text.h"
-#include "parsers/yaml_parser.h"
+#include "lint/engine/engine.h"
+#include "lint/model/source_text.h"
+#include "parsers/yaml/yaml_parser.h"
 
 namespace parlint::testing {
 

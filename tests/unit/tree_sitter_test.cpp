@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "parsers/tree_sitter_languages.h"
+#include "parsers/tree_sitter/tree_sitter_languages.h"
 
 namespace parlint {
 namespace {

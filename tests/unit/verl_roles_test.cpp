@@ -1,5 +1,5 @@
 // verl's roles as Megatron jobs: which ones a launch builds, and what each reads.
-#include "parsers/verl_roles.h"
+#include "parsers/frameworks/verl_roles.h"
 
 #include <gtest/gtest.h>
 

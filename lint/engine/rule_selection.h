@@ -1,0 +1,26 @@
+#pragma once
+// --select / --ignore: codes, names or code prefixes ("PL1"), "ALL".
+#include <set>
+#include <string>
+#include <vector>
+#include "lint/model/expected.h"
+
+#include "rules/api/rule.h"
+
+namespace parlint {
+
+class RuleSelection {
+ public:
+  // Every selector must name at least one rule; otherwise the error names the bad selector.
+  static Expected<RuleSelection, std::string> make(const std::vector<std::string>& select,
+                                                   const std::vector<std::string>& ignore);
+  bool enabled(std::string_view code) const { return enabled_.count(std::string(code)) > 0; }
+
+ private:
+  std::set<std::string> enabled_;
+};
+
+// Splits repeated and comma-separated option values: {"PL1,PL2", "PL301"} -> {"PL1", "PL2", "PL301"}.
+std::vector<std::string> split_list(const std::vector<std::string>& values);
+
+}  // namespace parlint

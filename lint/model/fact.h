@@ -1,0 +1,53 @@
+#pragma once
+// A fact: one setting as a file (or a default, or a profile) states it, with where it came from.
+#include <string>
+#include <vector>
+
+#include "lint/model/keys.h"
+#include "lint/model/source_range.h"
+#include "lint/model/value.h"
+
+namespace parlint {
+
+enum class Origin {
+  kPythonAssign,
+  kPythonKwarg,
+  kYaml,
+  kOverride,
+  kMegatronFlag,
+  kSbatchDirective,
+  kLauncherFlag,
+  kEnv,
+  kRecipeDefault,
+  kRecipeName,  // a GPU count encoded in a recipe's name (..._16gpu_h100_...)
+  kFrameworkDefault,
+  kClusterProfile,
+  kDerived,
+};
+std::string_view origin_name(Origin origin);
+
+struct RelatedLocation {
+  Location location;
+  std::string message;
+};
+
+struct Fact {
+  Key key;
+  Value value;
+  Location location;  // where the setting is made (the primary location for findings)
+  Origin origin = Origin::kYaml;
+  std::string spelling;   // the key as written: "model.tensor_model_parallel_size", "--num-experts"
+  int priority = 1;       // see KeyMatch::priority
+  bool weak = false;      // only a fallback (a parameter default, ${SLURM_NNODES:-1} outside SLURM)
+  std::string weak_note;  // how to name the fallback in a message: "the default num_nodes=1"
+  std::vector<RelatedLocation> written_at;  // where the value itself was written (an interpolation target)
+  std::string receiver;  // a Python attribute assignment's object: "cfg" of cfg.model.sequence_parallel
+};
+
+// Two different values for one key written in one place; the later one wins.
+struct Conflict {
+  Fact winner;
+  Fact loser;
+};
+
+}  // namespace parlint

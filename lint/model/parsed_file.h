@@ -1,0 +1,150 @@
+#pragma once
+// What a parser hands to the core: the jobs a file describes (as raw facts) and its syntax errors.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/model/cluster_share.h"
+#include "lint/model/fact.h"
+#include "lint/model/framework.h"
+#include "lint/model/size_expression.h"
+#include "lint/model/word.h"
+
+namespace parlint {
+
+// How the processes of a launch are started; it decides how the world size is counted.
+enum class LaunchKind {
+  kNone,        // a config object (YAML document, Python function): world = nodes x GPUs per node
+  kTorchrun,    // torchrun / torch.distributed.run|launch: world = nnodes x nproc_per_node
+  kSrunNative,  // srun starts the training script itself: world = nodes x ntasks-per-node (or ntasks)
+  kLightning,   // NeMo (PyTorch Lightning) spawns its own ranks: world = trainer.num_nodes x trainer.devices
+  kPython,      // a plain `python train.py` outside SLURM and without a launcher
+};
+
+// Which of Megatron-Bridge's two recipe packages a name is looked up in. Several names are defined in
+// both (qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config): an import names its package; the launchers
+// (run_recipe.py --recipe, train.sh, parlint's own --model) take the benchmark definition when
+// perf_recipes exports the name (scripts/training/recipe_runner.py:228-253@067f987df03b).
+enum class RecipePackage { kLauncher, kLibrary, kBenchmark };
+
+// Which of a name's definitions a lookup takes (nullptr where a package has none): an import its package's,
+// else the other's; a launcher the benchmark one when it is defined under that very name (canonical
+// benchmark names, scripts/training/recipe_metadata.py:175-180), else the library's.
+template <class T>
+const T* choose_definition(const T* library, const T* benchmark, bool benchmark_by_own_name,
+                           RecipePackage where) {
+  switch (where) {
+    case RecipePackage::kLibrary:
+      return library ? library : benchmark;
+    case RecipePackage::kBenchmark:
+      return benchmark ? benchmark : library;
+    case RecipePackage::kLauncher:
+      break;
+  }
+  return benchmark && benchmark_by_own_name ? benchmark : (library ? library : benchmark);
+}
+
+// The library recipe a job starts from (Megatron-Bridge's llama3_8b_pretrain_config, NeMo 2's
+// llama3_70b.pretrain_recipe), as the launch or the code calls it.
+struct RecipeCall {
+  std::string name;                    // "" when the job starts from none
+  std::string changed_by;              // a function parlint cannot read that was given the recipe's config
+  std::vector<std::string> arguments;  // keywords of the call that are not settings (peft_scheme)
+  RecipePackage package = RecipePackage::kLauncher;
+  // Megatron-Bridge's own runner (run_recipe.py) starts it, which rebuilds its pipeline layout after
+  // -pp/-vp overrides; a project's script that takes --recipe may do anything with the layout.
+  bool by_runner = false;
+  std::string read_from =
+      {};  // the framework source file its settings were read from (not the built-in table)
+  bool empty() const { return name.empty(); }
+};
+
+struct RawJob {
+  SourceRange range;                          // the launch command or config document this job describes
+  SourceRange extent;                         // all of its text when longer than `range` (a function's body)
+  Framework framework = Framework::kUnknown;  // what the syntax says (NeMo 1 YAML, Megatron-LM flags...)
+  std::string description;                    // "YAML document", "torchrun launch", ...
+  // In file order. For each key the fact with the highest priority wins, the last among equals.
+  std::vector<Fact> facts;
+  std::vector<Conflict> conflicts;
+  LaunchKind launch = LaunchKind::kNone;
+  bool under_slurm = false;      // inside an sbatch script or started by srun
+  bool under_srun = false;       // started by srun (one copy per task)
+  bool gpu_entry_point = false;  // a training entry point (GPU work), not a CPU helper
+  // A launch whose every argument is known, or is the value of the flag before it: no flag can hide in
+  // an expansion parlint cannot read, so what the launch leaves out is the framework's default.
+  bool arguments_complete = false;
+  // When a run-time word may hold flags: what it is ("an argument known only at run time (line 4: ...)");
+  // the framework defaults of such a launch are unknown, since the word may set any of them.
+  std::string unread_arguments;
+  std::optional<Location> whole_nodes;            // the allocation asks for whole nodes (--exclusive) here
+  bool settings_from_checkpoint = false;          // restores a checkpoint that supplies what is left out
+  std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
+  std::string entry_script;           // the Python file a launch runs, as written ("train.py"), if any
+  RecipeCall recipe;                  // the library recipe the job starts from, if any
+  std::string function;               // the Python function it was read from; "<module>" for the top level
+  bool executor_runs_recipe = false;  // a NeMo-Run executor starts the processes, not the recipe's trainer
+  // A function that edits a configuration its caller passes in (`def _apply_common(cfg)`): what it does
+  // not set is whatever the caller set, not a default.
+  bool edits_passed_config = false;
+  std::string model;     // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
+  std::string hardware;  // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
+  std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)
+  std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
+  std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`
+  // The job trains on its share of a cluster it splits with others (NeMo-RL's non-colocated generation):
+  // an inherited cluster size is not its GPU count.
+  bool cluster_split = false;
+  // NeMo-RL: the cluster terms the config writes, completed from its parents before the split is made.
+  std::optional<ClusterShareTerms> cluster_terms;
+  Driver driver = Driver::kNone;  // the post-training framework that builds it, if any
+  // One of several jobs a launch starts (verl's "actor", "critic", "reference"): its findings name it.
+  std::string role;
+  // The Megatron checkout the launching script sits in, when its arguments.py never checks
+  // CUDA_DEVICE_MAX_CONNECTIONS (a fork that dropped the check): that file's path.
+  std::string argument_checks_without_max_connections;
+};
+
+// A name assigned a literal string (shell assignment, export, YAML scalar): where secrets hide.
+struct LiteralAssignment {
+  std::string name;
+  std::string value;
+  Location location;  // the value
+};
+
+struct SyntaxError {
+  SourceRange range;
+  std::string message;
+  std::string help;  // empty: the generic "fix the syntax here"
+};
+
+// Lines of a valid file that parlint's grammar could not read (PL903): settings there are not seen.
+struct UnreadRegion {
+  SourceRange range;
+  std::string reason;     // why: "valid bash that parlint's grammar does not read", "a Jinja template"
+  std::string help = {};  // what the user can do; empty: write the settings there in a plainer form
+};
+
+// A mistake in a script's form that silently changes what runs (PL108, PL109).
+struct ScriptFormNote {
+  enum class Kind { kLateSbatchDirective, kBrokenContinuation };
+  Kind kind;
+  SourceRange range;   // the directive, or the backslash and what follows it
+  std::string text;    // the directive ("#SBATCH --nodes=4"), or the next line's first words
+  int other_line = 0;  // the first command's line, or the line that no longer continues
+};
+
+struct ParsedFile {
+  std::string path;
+  std::vector<RawJob> jobs;
+  std::vector<SyntaxError> errors;
+  std::vector<UnreadRegion> unread;
+  std::vector<ScriptFormNote> script_form;
+  std::vector<SizeExpression> size_expressions;
+  std::vector<LiteralAssignment> literals;
+  // Options the file's own argparse defines (a Python entry point's add_argument("--x") calls).
+  std::vector<std::string> defined_flags;
+};
+
+}  // namespace parlint

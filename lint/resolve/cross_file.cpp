@@ -1,0 +1,363 @@
+#include "lint/resolve/cross_file.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "lint/model/source_files.h"
+#include "lint/model/source_text.h"
+#include "parsers/args/argparse_flags.h"
+#include "parsers/frameworks/driver_configs.h"
+#include "parsers/python/python_parser.h"
+#include "parsers/yaml/yaml_parser.h"
+
+namespace parlint {
+namespace fs = std::filesystem;
+namespace {
+
+bool regular_file(const fs::path& p, const FileReader& reader) {
+  // An open editor buffer counts even before it is saved.
+  if (reader.exists(p.string()) && !fs::exists(p)) return true;
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         static_cast<std::size_t>(st.st_size) <= reader.max_size();
+}
+
+// The folders a relative reference is looked up in: the launching script's folder and the folders above it
+// up to the top of its git checkout, then the working directory.
+std::vector<fs::path> search_bases(const std::string& launcher) {
+  std::vector<fs::path> bases;
+  fs::path dir = fs::path(launcher).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  fs::path abs = fs::absolute(dir, ec).lexically_normal();
+  fs::path rel = dir;
+  for (int i = 0; i < 16; ++i) {
+    bases.push_back(rel);
+    if (fs::exists(abs / ".git", ec) || !abs.has_parent_path() || abs.parent_path() == abs) break;
+    abs = abs.parent_path();
+    rel = (rel / "..").lexically_normal();
+  }
+  bases.push_back(".");
+  return bases;
+}
+
+std::optional<std::string> locate(const std::string& launcher, const std::vector<std::string>& relative,
+                                  const FileReader& reader) {
+  for (const auto& base : search_bases(launcher))
+    for (const auto& r : relative) {
+      fs::path p = fs::path(r).is_absolute() ? fs::path(r) : base / r;
+      if (regular_file(p, reader)) return p.lexically_normal().string();
+    }
+  return std::nullopt;
+}
+
+// The framework whose source tree holds `script` (its folder or one of the four above it), if any.
+std::optional<std::string> framework_checkout(const std::string& script) {
+  struct Marker {
+    const char* path;
+    const char* framework;
+  };
+  static constexpr Marker kMarkers[] = {{"megatron/training/arguments.py", "Megatron-LM"},
+                                        {"megatron/arguments.py", "Megatron-DeepSpeed"},
+                                        {"megatron/core/parallel_state.py", "Megatron-LM"},
+                                        {"src/megatron/bridge/__init__.py", "Megatron-Bridge"},
+                                        {"nemo/collections/__init__.py", "NeMo"},
+                                        {"megatron/neox_arguments/__init__.py", "GPT-NeoX"}};
+  std::error_code ec;
+  fs::path start = fs::absolute(fs::path(script), ec).parent_path();
+  // Once per folder and run: the scripts of one folder share the answer (30 stats each otherwise).
+  static std::mutex mutex;
+  static std::map<std::string, std::optional<std::string>> known;
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = known.find(start.string()); it != known.end()) return it->second;
+  }
+  std::optional<std::string> found;
+  fs::path dir = start;
+  for (int up = 0; up < 5 && !dir.empty() && !found; ++up, dir = dir.parent_path()) {
+    for (const auto& m : kMarkers)
+      if (fs::is_regular_file(dir / m.path, ec)) {
+        found = m.framework;
+        break;
+      }
+    if (dir == dir.root_path()) break;
+  }
+  std::lock_guard lock(mutex);
+  known.emplace(start.string(), found);
+  return found;
+}
+
+struct Loaded {
+  std::unique_ptr<SourceText> source;
+  ParsedFile parsed;
+};
+
+class Resolver {
+ public:
+  Resolver(ParsedFile& file, const FileReader& reader, WorkBudget* budget)
+      : file_(file), reader_(reader), budget_(budget) {}
+
+  const ParsedFile* load(const std::string& path, bool python) {
+    auto it = cache_.find(path);
+    if (it != cache_.end()) return &it->second.parsed;
+    Loaded l;
+    l.source = std::make_unique<SourceText>(reader_.read(path).value_or(""));
+    l.parsed =
+        python ? parse_python(path, *l.source, reader_, budget_) : parse_yaml(path, *l.source, budget_);
+    return &cache_.emplace(path, std::move(l)).first->second.parsed;
+  }
+
+  // NeMo-Framework-Launcher style: a launch that overrides `training.*` without choosing the group takes
+  // the choice from the `defaults:` list of the launcher's conf/config.yaml.
+  void default_groups(RawJob& job) {
+    bool chosen = std::any_of(job.config_files.begin(), job.config_files.end(),
+                              [](const Word& w) { return w.text.starts_with("group:"); });
+    if (chosen || job.launch == LaunchKind::kNone) return;
+    std::set<std::string> packages;
+    for (const Fact& f : job.facts)
+      if (f.origin == Origin::kOverride && f.spelling.find('.') != std::string::npos)
+        packages.insert(f.spelling.substr(0, f.spelling.find('.')));
+    if (packages.empty()) return;
+    auto config = locate(file_.path, {"conf/config.yaml", "launcher_scripts/conf/config.yaml"}, reader_);
+    if (!config) return;
+    SourceText text(reader_.read(*config).value_or(""));
+    for (const auto& [group, choice] : hydra_defaults(text)) {
+      if (!packages.count(group)) continue;
+      Word w;
+      w.text = "group:" + group + "/" + choice;
+      w.location = {*config, {}};
+      job.config_files.push_back(std::move(w));
+      job.notes.push_back(group + "=" + choice + " from the defaults of " + *config);
+    }
+  }
+
+  void run() {
+    // A Megatron-LM style script inside a Megatron-DeepSpeed checkout runs that fork's pretrain_gpt.py.
+    bool in_deepspeed_fork = false;
+    if (std::any_of(file_.jobs.begin(), file_.jobs.end(),
+                    [](const RawJob& j) { return j.framework == Framework::kMegatronLM; }))
+      in_deepspeed_fork = framework_checkout(file_.path) == std::optional<std::string>("Megatron-DeepSpeed");
+    for (RawJob& job : file_.jobs) {
+      launched_argument_checks(job);
+      if (in_deepspeed_fork && job.framework == Framework::kMegatronLM) {
+        job.framework = Framework::kMegatronDeepSpeed;
+        job.notes.push_back(
+            "the script sits in a Megatron-DeepSpeed checkout: its pretrain_*.py is that fork's");
+      }
+      default_groups(job);
+      std::vector<Fact> below;  // facts from referenced files, lowest precedence first
+      for (const Word& c : job.config_files) config(job, c, below);
+      if (!job.entry_script.empty()) entry_script(job, below);
+      if (below.empty()) continue;
+      below.insert(below.end(), job.facts.begin(), job.facts.end());
+      job.facts = std::move(below);
+    }
+  }
+
+ private:
+  // The job of an inherited config that plays the same role (NeMo-RL's policy, or its PPO value model);
+  // null when the config has none.
+  static const RawJob* same_role(const ParsedFile& parsed, const RawJob& job) {
+    for (const RawJob& candidate : parsed.jobs)
+      if (candidate.role == job.role) return &candidate;
+    return nullptr;
+  }
+
+  // A Megatron-LM launch from inside a Megatron checkout runs that checkout's argument checks: a fork
+  // that dropped the CUDA_DEVICE_MAX_CONNECTIONS check does not refuse to start without it (PL703).
+  void launched_argument_checks(RawJob& job) {
+    if (!megatron_lm_family(job.framework) || job.launch == LaunchKind::kNone || !job.gpu_entry_point) return;
+    if (!arguments_read_) {
+      arguments_read_ = true;
+      auto path = locate(file_.path, {"megatron/training/arguments.py", "megatron/arguments.py"}, reader_);
+      if (!path) return;
+      auto text = reader_.read(*path);
+      if (text && !refuses_without_variable(*text, "CUDA_DEVICE_MAX_CONNECTIONS"))
+        unchecked_arguments_ = *path;
+    }
+    if (unchecked_arguments_.empty()) return;
+    job.argument_checks_without_max_connections = unchecked_arguments_;
+    job.notes.push_back(unchecked_arguments_ +
+                        " (the checkout this script runs from) never checks "
+                        "CUDA_DEVICE_MAX_CONNECTIONS");
+  }
+
+  // A config the file inherits (NeMo-RL's `defaults: parent.yaml`), and what that one inherits: its facts
+  // keep their keys (it is a config, not a launch) and lie below the file's own, the farthest lowest.
+  void base_config(RawJob& job, std::string relative, std::vector<Fact>& below) {
+    std::vector<std::string> chain;  // nearest first
+    std::string from = file_.path;
+    for (int depth = 0; depth < 8; ++depth) {
+      fs::path p =
+          fs::path(relative).is_absolute() ? fs::path(relative) : fs::path(from).parent_path() / relative;
+      std::string path = p.lexically_normal().string();
+      if (!regular_file(p, reader_) || std::find(chain.begin(), chain.end(), path) != chain.end() ||
+          path == file_.path) {
+        if (!regular_file(p, reader_))
+          job.notes.push_back("base config " + relative + " was not found next to " + from +
+                              "; its values are unknown");
+        break;
+      }
+      chain.push_back(path);
+      const ParsedFile* parsed = load(path, false);
+      if (parsed->jobs.empty()) break;
+      std::string next;
+      for (const Word& w : parsed->jobs.front().config_files)
+        if (w.text.starts_with("base:")) next = w.text.substr(5);
+      if (next.empty()) break;
+      from = path;
+      relative = next;
+    }
+    std::string own_model = job.model;
+    complete_cluster_share(job, chain);
+    for (const auto& path : chain) {  // the nearest config that writes the Megatron switch decides it
+      const ParsedFile* parsed = load(path, false);
+      if (const RawJob* same = same_role(*parsed, job); !job.megatron_on && same)
+        job.megatron_on = same->megatron_on;
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const ParsedFile* parsed = load(*it, false);
+      if (parsed->jobs.empty()) continue;
+      const RawJob* same = same_role(*parsed, job);
+      if (!same) continue;
+      const RawJob& base = *same;
+      // The common root of a chain (NeMo-RL's examples/configs/<algo>_math_1B.yaml, 1 node of 1 GPU)
+      // sizes its own example run; the recipes built on it are launched with cluster.* of their own.
+      bool root = it == chain.rbegin();
+      if (root) {
+        job.notes.push_back("the cluster size of " + *it +
+                            " (the root of the inherited configs) is not taken: the configs built on it are "
+                            "launched with their own cluster settings");
+      }
+      for (Fact f : base.facts) {
+        if ((root || job.cluster_split) && (f.key == Key::kNodes || f.key == Key::kGpusPerNode)) continue;
+        f.written_at.push_back({f.location, "inherited from " + *it});
+        below.push_back(std::move(f));
+      }
+      if (!base.model.empty()) job.model = base.model;  // the nearest config that names one wins
+      if (job.framework == Framework::kUnknown) job.framework = base.framework;
+      job.notes.push_back("read " + *it + " (inherited through defaults:)");
+    }
+    if (!own_model.empty()) job.model = own_model;
+  }
+
+  // NeMo-RL: the cluster terms a config leaves to its parents (generation's resources, the cluster's
+  // GPUs per node, whether generation is colocated at all) complete its own before the policy's share is
+  // computed; a root config's cluster size is its own example run's and is not taken.
+  void complete_cluster_share(RawJob& job, const std::vector<std::string>& chain) {
+    if (!job.cluster_terms) return;
+    ClusterShareTerms merged = *job.cluster_terms;
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+      const RawJob* same = same_role(*load(chain[i], false), job);
+      if (same && same->cluster_terms) merged.inherit(*same->cluster_terms, i + 1 < chain.size());
+    }
+    if (!merged.non_colocated()) return;
+    const bool own_split = job.cluster_terms->non_colocated();
+    ClusterShare share = split_non_colocated(merged);
+    if (own_split && !share.train_nodes && share.refusal.empty()) return;  // the file's own note stands
+    if (own_split && split_non_colocated(*job.cluster_terms).train_nodes) return;  // computed already
+    // Generation moved off the policy's GPUs by a parent, or completed by one: replace the world the file
+    // alone gave (its cluster.* read as colocated, or unknown).
+    std::erase_if(job.facts, [](const Fact& f) {
+      return f.key == Key::kNodes || f.key == Key::kGpusPerNode || f.key == Key::kRolloutWorldSize;
+    });
+    std::erase_if(job.notes,
+                  [](const std::string& n) { return n.starts_with("generation is not colocated"); });
+    Location fallback = job.facts.empty() ? Location{} : job.facts.front().location;
+    fallback.path = file_.path;
+    auto facts = cluster_share_facts(merged, share, fallback, job.notes);
+    job.facts.insert(job.facts.end(), facts.begin(), facts.end());
+    job.cluster_split = true;
+  }
+
+  void config(RawJob& job, const Word& ref, std::vector<Fact>& below) {
+    if (ref.text.starts_with("base:")) return base_config(job, ref.text.substr(5), below);
+    std::vector<std::string> candidates;
+    std::string shown = ref.text;
+    if (ref.text.starts_with("group:")) {
+      std::string group = ref.text.substr(6);  // training/gpt3/5b
+      shown = group.substr(0, group.find('/')) + "=" + group.substr(group.find('/') + 1);
+      for (const char* root : {"conf/", "launcher_scripts/conf/", ""}) {
+        candidates.push_back(root + group + ".yaml");
+        candidates.push_back(root + group + ".yml");
+      }
+    } else {
+      candidates.push_back(ref.text);
+      if (fs::path(ref.text).extension().empty()) candidates.push_back(ref.text + ".yaml");
+    }
+    auto path = locate(file_.path, candidates, reader_);
+    if (!path) {
+      job.notes.push_back("config " + shown + " was not found next to " + file_.path +
+                          ", in its checkout or the working directory; its values are unknown");
+      return;
+    }
+    const ParsedFile* parsed = load(*path, false);
+    if (parsed->jobs.empty()) return;
+    const RawJob& base = parsed->jobs.front();
+    for (Fact f : base.facts) {
+      f.key = as_launched(f.key);  // the config a launch selects
+      f.written_at.push_back({ref.location, "configuration selected here (" + shown + ")"});
+      below.push_back(std::move(f));
+    }
+    if (job.framework == Framework::kUnknown) job.framework = base.framework;
+    if (base.settings_from_checkpoint) job.settings_from_checkpoint = true;
+    if (job.launch == LaunchKind::kPython && base.framework == Framework::kNemo1)
+      job.launch = LaunchKind::kLightning;
+    job.notes.push_back("read " + *path + " (" + shown + ")");
+  }
+
+  void entry_script(RawJob& job, std::vector<Fact>& below) {
+    auto path = locate(file_.path, {job.entry_script}, reader_);
+    if (!path || *path == file_.path) return;
+    // A framework's own entry point (Megatron-LM's pretrain_gpt.py inside a Megatron-LM checkout, Bridge's
+    // run_recipe.py) is knowledge, not the user's configuration: its code and defaults are never read as
+    // settings, so results do not depend on where parlint runs.
+    if (auto framework = framework_checkout(*path)) {
+      job.notes.push_back(*path + " is " + *framework +
+                          "'s own entry point; its source is not read as settings");
+      return;
+    }
+    const ParsedFile* parsed = load(*path, true);
+    // The script's own options (a converter's --target-tensor-model-parallel-size, flags an
+    // extra_args_provider adds) are real for this launch, whatever Megatron calls its settings.
+    const auto& own = parsed->defined_flags;
+    std::erase_if(job.unrecognized, [&](const UnrecognizedSetting& u) {
+      return u.is_flag && std::find(own.begin(), own.end(), u.spelling) != own.end();
+    });
+    const RawJob* base = nullptr;
+    for (const RawJob& candidate : parsed->jobs) {
+      if (candidate.function == (job.recipe.empty() ? "<module>" : job.recipe.name)) base = &candidate;
+    }
+    if (!base) return;
+    for (Fact f : base->facts) {
+      f.priority = std::min(f.priority, 1);
+      below.push_back(std::move(f));
+    }
+    job.unrecognized.insert(job.unrecognized.end(), base->unrecognized.begin(), base->unrecognized.end());
+    if (job.framework == Framework::kUnknown) job.framework = base->framework;
+    job.notes.push_back("read " + *path);
+  }
+
+  ParsedFile& file_;
+  const FileReader& reader_;
+  WorkBudget* budget_;  // the referring file's: what it refers to is part of its cost
+  std::map<std::string, Loaded> cache_;
+  bool arguments_read_ = false;
+  std::string unchecked_arguments_;  // the checkout's arguments.py, when it never checks the variable
+};
+
+}  // namespace
+
+void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget) {
+  Resolver(file, reader, budget).run();
+}
+
+}  // namespace parlint

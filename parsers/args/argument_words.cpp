@@ -1,0 +1,45 @@
+#include "parsers/args/argument_words.h"
+
+#include "parsers/args/hydra_overrides.h"
+
+namespace parlint {
+
+Location span(const Location& a, const Location& b) {
+  if (a.path == b.path && a.range.valid() && b.range.valid() && a.range.start.line == b.range.start.line &&
+      b.range.end >= a.range.end)
+    return {a.path, {a.range.start, b.range.end}};
+  return a;
+}
+
+Value word_value(const Word& w, std::string_view text, KeyType type, bool inverted) {
+  if (w.unknown) return Value::unknown(w.unknown_reason.empty() ? "set at run time" : w.unknown_reason);
+  Value v = hydra_value(text);
+  if (type == KeyType::kBool && v.kind() == Value::Kind::kString) {
+    if (v.text() == "yes" || v.text() == "on") v = Value::boolean(true);
+    if (v.text() == "no" || v.text() == "off") v = Value::boolean(false);
+  }
+  if (inverted && v.as_bool()) v = Value::boolean(!*v.as_bool());
+  return v;
+}
+
+Fact argument_fact(Key key, Value value, Location loc, Origin origin, std::string spelling,
+                   const Word& value_word) {
+  Fact f;
+  f.key = key;
+  f.value = std::move(value);
+  f.location = std::move(loc);
+  f.origin = origin;
+  f.spelling = std::move(spelling);
+  f.weak = value_word.weak;
+  f.weak_note = value_word.weak_note;
+  // The value's own text written elsewhere (TP=16 expanded into --tensor-model-parallel-size $TP, a
+  // branch of an if that built the options string): where it was written comes first.
+  if (value_word.location.in_file() && value_word.location.range.start.line != f.location.range.start.line)
+    f.written_at.push_back({value_word.location, "value written here"});
+  for (const auto& w : value_word.written_at)
+    if (!(w.location.path == value_word.location.path && w.location.range == value_word.location.range))
+      f.written_at.push_back(w);
+  return f;
+}
+
+}  // namespace parlint

@@ -1,0 +1,43 @@
+#include "parsers/args/training_args.h"
+
+#include <cctype>
+
+#include "lint/model/setting_list.h"
+#include "parsers/args/argument_words.h"
+#include "parsers/args/hydra_overrides.h"
+#include "parsers/args/megatron_flags.h"
+
+namespace parlint {
+
+TrainingArgs parse_training_args(std::span<const Word> words) {
+  TrainingArgs out;
+  ArgumentFacts facts;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::string_view t = words[i].text;
+    if (t.size() > 1 && t[0] == '-' && !std::isdigit(static_cast<unsigned char>(t[1]))) {
+      i = read_option(words, i, out, facts);
+      continue;
+    }
+    // A run-time word that no option took as its value may hold any flags (key=<run-time> does not).
+    if (words[i].unknown && t.find('=') == std::string_view::npos) {
+      if (out.arguments_complete) out.unread_argument = words[i];
+      out.arguments_complete = false;
+    }
+    read_override(words[i], out, facts);
+  }
+  if (facts.config_name) {
+    Word f = *facts.config_name;
+    std::string dir = facts.config_path ? facts.config_path->text : std::string(".");
+    f.text = dir + "/" + f.text;
+    out.config_files.push_back(std::move(f));
+  }
+  // Trailing key=value overrides win over shorthands (run_recipe.py appends them last).
+  SettingList settings;
+  for (auto* group : {&facts.shorthands, &facts.flags, &facts.overrides})
+    for (auto& f : *group) settings.add(std::move(f), SettingList::Source::kWritten);
+  out.conflicts = settings.take_conflicts();
+  out.facts = settings.take_facts();
+  return out;
+}
+
+}  // namespace parlint

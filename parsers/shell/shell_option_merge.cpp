@@ -1,0 +1,381 @@
+#include "parsers/shell/shell_option_merge.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <set>
+#include <string_view>
+
+namespace parlint::shell {
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n';
+}
+
+// string_view::find compares character by character; memmem scans a long value many times faster.
+std::size_t find_text(std::string_view text, std::string_view key, std::size_t from) {
+  if (from > text.size() || key.empty()) return std::string_view::npos;
+  const void* at = memmem(text.data() + from, text.size() - from, key.data(), key.size());
+  return at ? static_cast<std::size_t>(static_cast<const char*>(at) - text.data()) : std::string_view::npos;
+}
+
+// The option a word starts (--flag, --flag=v, -x, key=value, +key=value), or "" for a value word.
+std::string option_key(std::string_view w) {
+  if (w.size() > 1 && w[0] == '-' && !std::isdigit(static_cast<unsigned char>(w[1])) && w[1] != '.')
+    return std::string(w.substr(0, w.find('=')));
+  auto eq = w.find('=');
+  if (eq == std::string_view::npos || eq == 0) return "";
+  std::string_view key = w.substr(0, eq);
+  bool plain = std::all_of(key.begin(), key.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' || c == '~' ||
+           c == '-';
+  });
+  return plain ? std::string(key) : "";
+}
+
+// A value split into its leading words and its options, each option with the words that follow it.
+struct OptionList {
+  std::vector<const ShellText*> head;
+  std::vector<std::string> order;  // option keys in first-seen order
+  std::map<std::string, std::vector<std::vector<const ShellText*>>> options;  // every occurrence
+};
+
+OptionList split_options(const std::vector<ShellText>& words) {
+  OptionList out;
+  std::vector<const ShellText*>* current = &out.head;
+  for (const ShellText& w : words) {
+    std::string key = option_key(w.text);
+    if (key.empty()) {
+      current->push_back(&w);
+      continue;
+    }
+    auto& occurrences = out.options[key];
+    if (occurrences.empty()) out.order.push_back(key);
+    occurrences.emplace_back();
+    occurrences.back().push_back(&w);
+    current = &occurrences.back();
+  }
+  return out;
+}
+
+bool same_words(const std::vector<const ShellText*>& a, const std::vector<const ShellText*>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i]->text != b[i]->text) return false;
+  return true;
+}
+
+bool same_occurrences(const std::vector<std::vector<const ShellText*>>& a,
+                      const std::vector<std::vector<const ShellText*>>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!same_words(a[i], b[i])) return false;
+  return true;
+}
+
+// The options of each branch's list, counted once: every key in first-seen order, how many branches set
+// it (only a key every branch sets can agree) and the first branch that does (where its name was written).
+struct KeyCensus {
+  std::vector<std::string_view> keys;
+  std::set<std::string_view> seen;
+  std::map<std::string_view, std::size_t> lists_with, first_in;
+  explicit KeyCensus(const std::vector<OptionList>& lists) {
+    for (std::size_t i = 0; i < lists.size(); ++i)
+      for (const auto& k : lists[i].order) {
+        if (seen.insert(k).second) keys.push_back(k);
+        first_in.emplace(k, i);
+        ++lists_with[k];
+      }
+  }
+};
+
+// `key=<unknown>`: an option the branches set differently (or not at all), written where the first branch
+// that sets it wrote its name; the value is what is unknown.
+ShellText unknown_option(std::string_view key, const ShellText& written, const std::string& branches) {
+  ShellText w;
+  for (std::size_t i = 0; i < key.size(); ++i) w.push(key[i], written.origin.at(i));
+  w.written_first = written.written_first;
+  w.written_last = written.written_last;
+  w.push('=', {});
+  w.add_unknown(std::string(key) + " is set differently (or not at all) by " + branches);
+  return w;
+}
+
+// The words `v` adds after `base` when it is `base` extended (text followed by a blank and more words,
+// or more elements): what `A="$A --x"` or `A+=(--x)` in one branch leaves.
+std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var& v) {
+  if (v.is_array) {
+    if (v.elements.size() <= base.elements.size()) return std::nullopt;
+    for (std::size_t i = 0; i < base.elements.size(); ++i)
+      if (v.elements[i].text != base.elements[i].text) return std::nullopt;
+    return std::vector<ShellText>(v.elements.begin() + static_cast<std::ptrdiff_t>(base.elements.size()),
+                                  v.elements.end());
+  }
+  const std::string& b = base.value.text;
+  const std::string& t = v.value.text;
+  if (b.empty() || t.size() <= b.size() || !is_blank(t[b.size()]) || t.compare(0, b.size(), b) != 0)
+    return std::nullopt;
+  Var tail;
+  tail.value.text = t.substr(b.size());
+  tail.value.origin = v.value.origin.slice(b.size());
+  // The tail's run-time parts are the value's last ones when it has one reason per placeholder.
+  auto placeholders = [](const std::string& s) {
+    return static_cast<std::size_t>(std::count(s.begin(), s.end(), kUnknownByte));
+  };
+  std::size_t in_tail = placeholders(tail.value.text);
+  const auto& reasons = v.value.unknown_reasons;
+  if (in_tail > 0) {
+    if (reasons.size() == placeholders(b) + in_tail)
+      tail.value.unknown_reasons.assign(reasons.end() - static_cast<std::ptrdiff_t>(in_tail), reasons.end());
+    else
+      tail.value.add_reason(reasons.empty() ? "part of it is known only at run time" : reasons.front());
+  }
+  tail.value.weak = v.value.weak;
+  tail.value.weak_note = v.value.weak_note;
+  return option_words(tail);
+}
+
+// The common case, in time proportional to what the branches added: every branch left the value as it
+// was before them or appended options to it (`A="$A --x"`, `A+=(--x)`). An appended option keeps its
+// words when every branch appended it alike, and is set differently (or not at all) otherwise. Splitting
+// the whole value into words at every if made a script that appends in n sequential ifs cost n^2.
+std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>& values, const Var* before,
+                                                   const std::string& branches, const Var*& base) {
+  constexpr std::size_t kMaxAppendedKeys = 4096;  // more: the general merge, which handles any shape
+  base = before;
+  if (!base)
+    for (const Var* v : values)
+      if (!base || (v->is_array ? v->elements.size() < base->elements.size()
+                                : v->value.text.size() < base->value.text.size()))
+        base = v;
+  if (!base) return std::nullopt;
+  std::vector<std::vector<ShellText>> tails;  // each branch's appended words (the lists point into them)
+  tails.reserve(values.size());
+  std::vector<OptionList> lists;
+  for (const Var* v : values) {
+    if (v->is_array != base->is_array) return std::nullopt;
+    if (v == base || same_text(*v, *base)) {
+      tails.emplace_back();
+    } else {
+      auto words = appended_words(*base, *v);
+      if (!words) return std::nullopt;
+      tails.push_back(std::move(*words));
+    }
+    lists.push_back(split_options(tails.back()));
+    if (!lists.back().head.empty()) return std::nullopt;  // appended a value, not an option
+  }
+  KeyCensus census(lists);
+  const auto& keys = census.keys;
+  const auto& seen = census.seen;
+  if (keys.empty() || keys.size() > kMaxAppendedKeys) return std::nullopt;
+  // An option the value already has: when each of its words there is `key=<unknown>` (an earlier merge
+  // left it so), the branches that disagree on it leave it as it is; otherwise it needs the general merge.
+  // A few keys are looked for in the text; more, against the value's words collected once.
+  std::set<std::string, std::less<>> already_unknown;
+  auto judge = [&](std::string_view word, bool& general) {
+    std::string key = option_key(word);
+    if (key.empty() || !seen.count(key)) return;
+    if (word.size() == key.size() + 2 && word[key.size()] == '=' && word.back() == kUnknownByte)
+      already_unknown.insert(std::move(key));
+    else
+      general = true;
+  };
+  bool general = false;
+  auto each_word = [&](std::string_view t, auto&& f) {
+    for (std::size_t i = 0; i < t.size();) {
+      while (i < t.size() && is_blank(t[i])) ++i;
+      std::size_t j = i;
+      while (j < t.size() && !is_blank(t[j])) ++j;
+      if (j > i) f(t.substr(i, j - i));
+      i = j;
+    }
+  };
+  if (base->is_array) {
+    for (const ShellText& e : base->elements) judge(e.text, general);
+  } else if (keys.size() <= 4) {
+    std::string_view t = base->value.text;
+    for (std::string_view key : keys)
+      for (auto pos = find_text(t, key, 0); pos != std::string_view::npos; pos = find_text(t, key, pos + 1)) {
+        std::size_t after = pos + key.size();
+        if ((pos > 0 && !is_blank(t[pos - 1])) ||
+            (after < t.size() && !is_blank(t[after]) && t[after] != '='))
+          continue;  // part of another word, or a longer key (--x10 for --x1)
+        std::size_t end = t.find_first_of(" \t\n", pos);
+        judge(t.substr(pos, end == std::string_view::npos ? end : end - pos), general);
+      }
+  } else {
+    each_word(base->value.text, [&](std::string_view w) { judge(w, general); });
+  }
+  if (general) return std::nullopt;
+  AppendedOptions out;
+  out.exported = std::any_of(values.begin(), values.end(), [](const Var* v) { return v->exported; });
+  auto add = [&](ShellText w) { out.words.push_back(std::move(w)); };
+  static const std::vector<std::vector<const ShellText*>> kAbsent;
+  for (std::string_view key : keys) {
+    std::string name(key);
+    auto occurrences = [&](const OptionList& l) -> const std::vector<std::vector<const ShellText*>>& {
+      auto it = l.options.find(name);
+      return it == l.options.end() ? kAbsent : it->second;
+    };
+    const auto& first = occurrences(lists.front());
+    if (census.lists_with.at(key) == lists.size() &&
+        std::all_of(lists.begin(), lists.end(),
+                    [&](const OptionList& l) { return same_occurrences(first, occurrences(l)); })) {
+      for (const auto& occurrence : first)
+        for (const ShellText* w : occurrence) add(*w);
+      continue;
+    }
+    if (already_unknown.count(name)) continue;  // it stays unknown where the value has it
+    add(unknown_option(key, *lists[census.first_in.at(key)].options.at(name).front().front(), branches));
+  }
+  // The assignments the branches used that the value does not name yet (as ShellText::add_via keeps them).
+  ShellText named;
+  named.via = base->value.via;
+  for (const Var* v : values)
+    for (const auto& r : v->value.via) {
+      std::size_t had = named.via.size();
+      named.add_via(r);
+      if (named.via.size() > had) out.via.push_back(r);
+    }
+  return out;
+}
+
+}  // namespace
+
+void AppendedOptions::apply_to(Var& v) const {
+  for (const ShellText& w : words) {
+    if (!v.value.empty()) v.value.push(' ', {});
+    v.value.append(w);
+    if (v.is_array) v.elements.push_back(w);
+  }
+  for (const auto& r : via) v.value.add_via(r);
+  v.exported = v.exported || exported;
+}
+
+std::optional<AppendedOptions> appended_options(const std::vector<const Var*>& values, const Var& before,
+                                                const std::string& branches) {
+  const Var* base = nullptr;
+  return appended_options_of(values, &before, branches, base);
+}
+
+std::vector<ShellText> option_words(const Var& v) {
+  if (v.is_array) return v.elements;
+  std::vector<ShellText> words;
+  ShellText current;
+  // Each run-time part's reason goes with the word that holds its placeholder byte when the value has
+  // one reason per placeholder; otherwise every unknown word gets the value's first reason. Giving each
+  // word all of them made a value rebuilt in n sequential ifs carry a number of reasons that grows
+  // faster than 2^n.
+  const auto& reasons = v.value.unknown_reasons;
+  bool per_byte =
+      !reasons.empty() && reasons.size() == static_cast<std::size_t>(std::count(
+                                                v.value.text.begin(), v.value.text.end(), kUnknownByte));
+  std::size_t next_reason = 0;
+  auto finish = [&] {
+    if (current.empty()) return;
+    if (current.text.find(kUnknownByte) != std::string::npos && current.unknown_reasons.empty())
+      current.add_reason(reasons.empty() ? "part of it is known only at run time" : reasons.front());
+    current.weak = v.value.weak;  // not tracked per byte: every word rests on the fallback
+    current.weak_note = v.value.weak_note;
+    words.push_back(std::move(current));
+    current = ShellText{};
+  };
+  for (std::size_t i = 0; i < v.value.text.size(); ++i) {
+    if (is_blank(v.value.text[i]))
+      finish();
+    else {
+      if (v.value.text[i] == kUnknownByte && per_byte) current.add_reason(reasons[next_reason++]);
+      current.push(v.value.text[i], v.value.origin.at(i));
+    }
+  }
+  finish();
+  return words;
+}
+
+std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const Var* before,
+                                      const std::string& branches) {
+  if (values.empty()) return std::nullopt;
+  // With the value before the branches, the caller has tried appended_options() already; without it,
+  // the shortest value is the base the others may extend.
+  const Var* base = nullptr;
+  if (auto appended = before ? std::nullopt : appended_options_of(values, nullptr, branches, base)) {
+    Var out = *base;
+    out.assigned_at = values.front()->assigned_at;
+    out.assigned_text = values.front()->assigned_text;
+    appended->apply_to(out);
+    return out;
+  }
+  bool array = values.front()->is_array;
+  std::vector<std::vector<ShellText>> words;
+  std::vector<OptionList> lists;
+  words.reserve(values.size());  // the lists point into these
+  for (const Var* v : values) {
+    if (v->is_array != array) return std::nullopt;
+    words.push_back(option_words(*v));
+  }
+  for (const auto& w : words) lists.push_back(split_options(w));
+  bool any_option = false;
+  for (const auto& l : lists) {
+    if (!same_words(l.head, lists.front().head)) return std::nullopt;
+    any_option = any_option || !l.order.empty();
+  }
+  if (!any_option) return std::nullopt;
+
+  KeyCensus census(lists);
+
+  std::vector<ShellText> merged;
+  for (const ShellText* w : lists.front().head) merged.push_back(*w);
+  static const std::vector<std::vector<const ShellText*>> kAbsent;
+  for (std::string_view key_view : census.keys) {
+    std::string key(key_view);
+    const std::vector<std::vector<const ShellText*>>* first = nullptr;
+    bool agree = census.lists_with.at(key_view) == lists.size();
+    for (std::size_t k = 0; k < lists.size() && agree; ++k) {
+      const auto& l = lists[k];
+      auto it = l.options.find(key);
+      const auto& here = it == l.options.end() ? kAbsent : it->second;
+      if (!first)
+        first = &here;
+      else if (!same_occurrences(*first, here))
+        agree = false;
+    }
+    if (agree) {
+      for (const auto& occurrence : *first)
+        for (const ShellText* w : occurrence) merged.push_back(*w);
+      continue;
+    }
+    merged.push_back(
+        unknown_option(key, *lists[census.first_in.at(key_view)].options.at(key).front().front(), branches));
+  }
+
+  Var out;
+  out.is_array = array;
+  for (const Var* v : values) out.exported = out.exported || v->exported;
+  out.assigned_at = values.front()->assigned_at;
+  out.assigned_text = values.front()->assigned_text;
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    if (i) out.value.push(' ', {});
+    out.value.append(merged[i]);
+  }
+  // The assignments the value used, once each (the branches share most of them; merging nested ifs
+  // must not double them each time).
+  for (const Var* v : values)
+    out.value.via.insert(out.value.via.end(), v->value.via.begin(), v->value.via.end());
+  auto& via = out.value.via;
+  auto same = [](const RelatedLocation& a, const RelatedLocation& b) {
+    return a.location.path == b.location.path && a.location.range.start.line == b.location.range.start.line &&
+           a.location.range.start.column == b.location.range.start.column && a.message == b.message;
+  };
+  std::vector<RelatedLocation> unique;
+  for (auto& r : via)
+    if (std::none_of(unique.begin(), unique.end(), [&](const RelatedLocation& u) { return same(u, r); }))
+      unique.push_back(std::move(r));
+  via = std::move(unique);
+  if (array) out.elements = std::move(merged);
+  return out;
+}
+
+}  // namespace parlint::shell

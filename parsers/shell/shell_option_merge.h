@@ -1,0 +1,40 @@
+#pragma once
+// Option strings built in branches: OPTS="--tensor-model-parallel-size 4 ..."; if ...; then
+// OPTS="$OPTS --recompute-activations"; fi. After the branches, the options every branch agrees on keep
+// their value and only the options the branches disagree about become unknown, instead of the whole
+// variable (which silently dropped TP to its default).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parsers/shell/shell_variables.h"
+
+namespace parlint::shell {
+
+// What branches did to a value when each left it as it was or appended options to it (`A="$A --x"`,
+// `A+=(--x)`): the words to append to the value as it was before them. Applying them costs what the
+// branches added, not the whole value.
+struct AppendedOptions {
+  std::vector<ShellText> words;
+  std::vector<RelatedLocation> via;  // assignments the branches used that the value did not already name
+  bool exported = false;
+  void apply_to(Var& v) const;
+};
+std::optional<AppendedOptions> appended_options(const std::vector<const Var*>& values, const Var& before,
+                                                const std::string& branches);
+
+// The words an unquoted $VAR (or "${ARR[@]}") gives: the elements of an array, the blank-separated
+// fields of a string, each with the origins of its bytes.
+std::vector<ShellText> option_words(const Var& v);
+
+// The variable after branches that each left it as `values` (in branch order), when every value is an
+// options list (the same leading words, then --flags and key=value overrides): the options all
+// branches agree on as written, and `--flag=<unknown>` (or `key=<unknown>`) for each option one branch
+// sets differently or not at all. nullopt when the values are not options lists that share their
+// leading words; the caller then makes the whole variable unknown. `branches` names them in the
+// reason ("the branches at line 8"). `before` is the value before the branches (null when unset); when it
+// is given the caller has already tried appended_options(), the cheaper merge for that case.
+std::optional<Var> merge_option_lists(const std::vector<const Var*>& values, const Var* before,
+                                      const std::string& branches);
+
+}  // namespace parlint::shell

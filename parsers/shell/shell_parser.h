@@ -1,0 +1,18 @@
+#pragma once
+// SLURM and shell launch scripts -> one job per training launch (torchrun, srun, python, bash -c
+// strings, heredocs), with #SBATCH resources, shell variables, arrays and sourced files resolved
+// statically. Nothing is ever executed.
+#include <string_view>
+
+#include "lint/model/parsed_file.h"
+#include "lint/model/source_files.h"
+#include "lint/model/source_text.h"
+#include "lint/model/work_budget.h"
+
+namespace parlint {
+
+// `budget` is what reading the file may cost (a default budget of its own when null).
+ParsedFile parse_shell(std::string_view path, const SourceText& source,
+                       const FileReader& reader = FileReader::disk(), WorkBudget* budget = nullptr);
+
+}  // namespace parlint

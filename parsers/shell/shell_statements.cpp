@@ -1,0 +1,511 @@
+// The shell interpreter's statements: lists, loops, functions, if/case branches merged, redirections and
+// here-documents, declarations and assignments.
+#include "parsers/shell/shell_interpreter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <memory>
+#include <optional>
+
+#include "parsers/shell/sbatch_submissions.h"
+#include "parsers/shell/shell_option_merge.h"
+#include "parsers/tree_sitter/tree_sitter_children.h"
+
+namespace parlint::shell {
+
+void ShellParser::walk_children(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  for (TSNode child : NamedChildren(n)) {
+    if (next_unread_ < unread_assignments_.size()) apply_unread_assignments(ts_node_start_byte(child), env);
+    walk(child, src, env, ctx, depth + 1);
+  }
+}
+
+void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  if (depth > kMaxTreeDepth) {
+    if (!deep_reported_) {
+      deep_reported_ = true;
+      Location loc = node_location(n, src);
+      if (loc.path == out_.path)
+        out_.errors.push_back(
+            {loc.range, "shell nesting deeper than 400 levels; the rest of it was not read", ""});
+    }
+    return;
+  }
+  if (!spend(kNodeUnits, n, src)) return;
+  std::string_view type = node_type(n);
+  if (type == "comment" || type == "ERROR") return;
+  if (type == "variable_assignment") return assign(n, src, env, ctx, false, false);
+  if (type == "variable_assignments") return walk_children(n, src, env, ctx, depth);
+  if (type == "declaration_command") return declare(n, src, env, ctx);
+  if (type == "unset_command") {
+    for (TSNode child : NamedChildren(n)) {
+      ShellText name = expand_joined(child, src, env, ctx);
+      env.erase(name.text);
+    }
+    return;
+  }
+  if (type == "command") return command(n, src, env, ctx, Redirects{});
+  if (type == "redirected_statement") return redirected(n, src, env, ctx, depth);
+  if (type == "if_statement" || type == "case_statement") return branches(n, src, env, ctx, depth);
+  if (type == "for_statement" || type == "c_style_for_statement" || type == "while_statement" ||
+      type == "until_statement") {
+    if (type == "for_statement") {
+      TSNode var = by_field<"variable">(n);
+      if (!ts_node_is_null(var))
+        set_unknown(env, text_of(var, src), "a loop variable with several values", node_location(var, src));
+    }
+    Context inner = ctx;
+    inner.in_loop = true;
+    TSNode body = by_field<"body">(n);
+    if (!ts_node_is_null(body)) walk(body, src, env, inner, depth + 1);
+    return;
+  }
+  if (type == "function_definition") {
+    TSNode body = by_field<"body">(n);
+    Env local = env;
+    Context inner = ctx;
+    if (!ts_node_is_null(body)) walk(body, src, local, inner, depth + 1);
+    return;
+  }
+  if (type == "subshell") {
+    Env local = env;
+    return walk_children(n, src, local, ctx, depth);
+  }
+  if (type == "program" || type == "compound_statement" || type == "do_group" || type == "list" ||
+      type == "pipeline" || type == "negated_command")
+    return walk_children(n, src, env, ctx, depth);
+  // test_command, arithmetic statements and the rest launch nothing.
+}
+
+std::string ShellParser::text_of(TSNode n, const Source& src) const {
+  return src.text.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+int ShellParser::references_to(std::string_view text, const std::string& name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  int count = 0;
+  for (auto pos = text.find('$'); pos != std::string_view::npos; pos = text.find('$', pos + 1)) {
+    std::size_t at = pos + 1 + (pos + 1 < text.size() && text[pos + 1] == '{');
+    if (text.substr(at, name.size()) != name) continue;
+    std::size_t end = at + name.size();
+    if (end < text.size() && ident(text[end])) continue;
+    ++count;
+  }
+  return count;
+}
+
+std::optional<std::string> ShellParser::over_value_limit(const Var& v) {
+  if (v.elements.size() > kMaxArrayElements)
+    return "an array of more than " + std::to_string(kMaxArrayElements) +
+           " elements (parlint follows no more)";
+  if (v.value.text.size() > kMaxValueBytes)
+    return "a value longer than " + std::to_string(kMaxValueBytes >> 10) +
+           " KiB (parlint follows no longer ones)";
+  return std::nullopt;
+}
+
+void ShellParser::set_unknown(Env& env, const std::string& name, std::string reason, Location where) {
+  Var v;
+  v.value.add_unknown(std::move(reason));
+  v.assigned_at = std::move(where);
+  if (const Var* old = env.find(name)) v.exported = old->exported;
+  env.set(name, std::move(v));
+}
+
+// if / elif / else and case: each branch on its own copy of the variables; afterwards a variable
+// keeps its value only when every branch (and falling through) agrees.
+void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  std::vector<Env> results;
+  std::vector<TSNode> heads;  // where each branch starts, in the order of `results` (null: none runs)
+  bool has_default = false;
+  std::string_view type = node_type(n);
+  Env then_env = env;
+  bool any_then = false;
+  NamedChildren children(n);
+  std::string condition;
+  for (TSNode c : children) {
+    const char* field = children.field_name();
+    std::string_view ct = node_type(c);
+    if (type == "if_statement") {
+      if (field && std::string_view(field) == "condition") {
+        if (condition.empty()) condition = abbreviate(text_of(c, src));
+        walk(c, src, env, ctx, depth + 1);  // conditions run before any branch
+        continue;
+      }
+      if (ct == "elif_clause" || ct == "else_clause") {
+        Env branch = env;
+        walk_clause(c, src, branch, ctx, depth);
+        results.push_back(std::move(branch));
+        heads.push_back(c);
+        if (ct == "else_clause") has_default = true;
+        continue;
+      }
+      any_then = true;
+      walk(c, src, then_env, ctx, depth + 1);
+    } else if (ct == "case_item") {
+      Env branch = env;
+      TSNode value = by_field<"value">(c);
+      if (!ts_node_is_null(value) && text_of(value, src) == "*") has_default = true;
+      walk_clause(c, src, branch, ctx, depth);
+      results.push_back(std::move(branch));
+      heads.push_back(c);
+    }
+  }
+  if (type == "if_statement") {
+    results.insert(results.begin(), any_then ? std::move(then_env) : Env(env));
+    heads.insert(heads.begin(), n);
+  }
+  if (!has_default) {
+    results.push_back(env);
+    heads.push_back(TSNode{});
+  }
+  then_env = Env();  // it shares the variables: the merge may change them in place once no branch holds them
+  Location where = node_location(n, src);
+  std::string fallthrough;
+  if (type == "if_statement" && !has_default && results.size() == 2 && !condition.empty())
+    fallthrough =
+        "the if at line " + std::to_string(where.range.start.line) + " (" + condition + ") is false";
+  // Each branch as findings name it; only written out when a launch string needs it.
+  auto labels = [&]() {
+    std::vector<std::string> out;
+    for (TSNode h : heads) {
+      if (ts_node_is_null(h)) {
+        out.push_back("no branch at line " + std::to_string(where.range.start.line) + " runs");
+        continue;
+      }
+      std::string what;
+      std::string_view ht = node_type(h);
+      if (ht == "if_statement") {
+        what = "if " + condition;
+      } else if (ht == "else_clause") {
+        what = "else";
+      } else if (ht == "elif_clause") {
+        std::string_view head = std::string_view(src.text).substr(ts_node_start_byte(h), 200);
+        head = head.substr(0, head.find('\n'));
+        if (auto then = head.find("; then"); then != std::string_view::npos) head = head.substr(0, then);
+        what = abbreviate(std::string(head));
+      } else {
+        TSNode value = by_field<"value">(h);
+        what = ts_node_is_null(value) ? "case" : "case " + abbreviate(text_of(value, src));
+      }
+      out.push_back("the branch at line " + std::to_string(node_location(h, src).range.start.line) + " (" +
+                    what + ")");
+    }
+    return out;
+  };
+  merge_branches(env, std::move(results), where, fallthrough, labels);
+}
+
+void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth) {
+  NamedChildren children(clause);
+  for (TSNode child : children) {
+    const char* field = children.field_name();
+    if (field && (std::string_view(field) == "value" || std::string_view(field) == "condition")) continue;
+    walk(child, src, env, ctx, depth + 1);
+  }
+}
+
+void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Location& where,
+                                 std::string_view fallthrough,
+                                 const std::function<std::vector<std::string>()>& labels) {
+  std::optional<std::vector<std::string>> named;  // the branches' names, written out once if needed
+  auto branch_names = [&]() -> const std::vector<std::string>& {
+    if (!named) named = labels ? labels() : std::vector<std::string>{};
+    return *named;
+  };
+  std::set<std::string> names;  // only the names some branch set or erased can differ
+  for (const auto& r : results) r.changed_since(env, names);
+  // Options appended in branches are added to the value in place once the branches are gone (while they
+  // live, they share it, and changing it would copy the whole value at every if).
+  struct Appended {
+    std::string name;
+    AppendedOptions options;
+    Location assigned_at;
+    std::string assigned_text;
+  };
+  std::vector<Appended> appended;
+  for (const auto& name : names) {
+    const std::shared_ptr<Var>* first = nullptr;
+    bool agree = true, untouched = true;
+    const std::shared_ptr<Var>* before = env.slot(name);
+    for (const auto& r : results) {
+      const std::shared_ptr<Var>* here = r.slot(name);
+      if (!here) {
+        agree = false;
+        break;
+      }
+      if (!before || here->get() != before->get()) untouched = false;
+      if (!first)
+        first = here;
+      else if (first->get() != here->get() && !same_text(**first, **here))
+        agree = false;
+    }
+    if (agree && untouched) continue;  // no branch changed it
+    std::string branches = "the branches at line " + std::to_string(where.range.start.line);
+    if (agree && first) {
+      env.share(name, *first);
+      continue;
+    }
+    std::vector<const Var*> values;
+    for (const auto& r : results) values.push_back(r.find(name));
+    if (before && std::none_of(values.begin(), values.end(), [](const Var* v) { return !v; }))
+      if (auto options = appended_options(values, **before, branches)) {
+        appended.push_back(
+            {name, std::move(*options), values.front()->assigned_at, values.front()->assigned_text});
+        continue;
+      }
+    if (launch_strings(name, results)) {
+      set_unknown(env, name, "assigned differently in " + branches, where);
+      keep_branch_values(env, name, results, branch_names());
+    } else if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches)) {
+      env.set(name, std::move(*merged));
+    } else if (!before && !fallthrough.empty() && results.size() == 2 && results[0].find(name) &&
+               !results[1].find(name) && references_to(fallthrough, name) == 0) {
+      // Set only in the branch: when the if runs none, the variable is empty. Not when the condition
+      // tests the variable itself (if [ -z "${EP:-}" ]; then EP=4; fi): it is then the environment's.
+      set_unknown(env, name, "set in one branch only: empty when " + std::string(fallthrough), where);
+      env.edit(name).value.empty_when = std::string(fallthrough) + " ($" + name + " is then empty)";
+    } else {
+      set_unknown(env, name, "assigned differently in " + branches, where);
+      if (branch_values_possible(name, results)) keep_branch_values(env, name, results, branch_names());
+    }
+  }
+  results.clear();
+  for (auto& a : appended) {
+    Var& v = env.edit(a.name);
+    a.options.apply_to(v);
+    v.assigned_at = std::move(a.assigned_at);
+    v.assigned_text = std::move(a.assigned_text);
+    if (auto too_large = over_value_limit(v)) set_unknown(env, a.name, *too_large, where);
+  }
+}
+
+// A launch string chosen by branch (APP="python pretrain_gpt.py ..." in each): the branches' values, for
+// a command that runs the variable to be read once per branch. Called once branch_values_possible holds.
+void ShellParser::keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
+                                     const std::vector<std::string>& labels) {
+  if (labels.size() != results.size()) return;
+  auto values = std::make_shared<std::vector<BranchValue>>();
+  for (std::size_t i = 0; i < results.size(); ++i) values->push_back({labels[i], *results[i].slot(name)});
+  env.edit(name).branch_values = std::move(values);
+}
+
+// Every branch leaves the variable a plain known string of several words (a single word is a mode, not a
+// command), and there are few enough branches to keep each one's value.
+bool ShellParser::branch_values_possible(const std::string& name, const std::vector<Env>& results) {
+  if (results.size() > kMaxBranchValues) return false;
+  for (const auto& r : results) {
+    const Var* v = r.find(name);
+    if (!v || v->is_array || v->value.unknown() || v->branch_values ||
+        v->value.text.find(' ') == std::string::npos)
+      return false;
+  }
+  return true;
+}
+
+// Every branch gives the variable a command line of its own ("python pretrain_gpt.py --tp 2 ..."), not
+// options to add to one ("--tp 2 ..."): each is a launch, read on its own rather than merged.
+bool ShellParser::launch_strings(const std::string& name, const std::vector<Env>& results) {
+  if (!branch_values_possible(name, results)) return false;
+  for (const auto& r : results) {
+    std::string_view t = r.find(name)->value.text;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\n' || t.front() == '\t')) t.remove_prefix(1);
+    auto end = t.find_first_of(" \n\t");
+    if (end == std::string_view::npos || t.front() == '-') return false;
+    std::string_view first = basename(t.substr(0, end));
+    if (!first.ends_with(".py") && !starts_ranks(first)) return false;
+  }
+  return true;
+}
+
+// The options every branch agrees on, when each branch left the variable an options list.
+std::optional<Var> ShellParser::merge_branch_values(const std::vector<Env>& results, const Var* before,
+                                                    const std::string& name, const std::string& branches) {
+  std::vector<const Var*> values;
+  for (const auto& r : results) {
+    const Var* v = r.find(name);
+    if (!v) return std::nullopt;
+    values.push_back(v);
+  }
+  return merge_option_lists(values, before, branches);
+}
+
+void ShellParser::redirected(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  Redirects r;
+  TSNode body = by_field<"body">(n);
+  std::optional<ShellText> written_to;  // cat <<EOF > FILE, cat > FILE <<EOF
+  for (TSNode c : NamedChildren(n)) {
+    std::string_view ct = node_type(c);
+    if (ct == "heredoc_redirect") {
+      r.heredoc = heredoc_text(c, src, env, ctx);
+      for (TSNode inner : NamedChildren(c))
+        if (node_type(inner) == "file_redirect") written_to = redirect_target(inner, src, env, ctx);
+    }
+    if (ct == "file_redirect") written_to = redirect_target(c, src, env, ctx);
+    if (ct == "herestring_redirect") r.herestring = true;
+  }
+  // A file the script writes from a here-document (a DeepSpeed config): later launches may name it.
+  if (r.heredoc && written_to && !written_to->unknown() &&
+      written_to->text.find(kUnknownByte) == std::string::npos && !ctx.in_loop)
+    written_files_[written_to->text] = *r.heredoc;
+  if (ts_node_is_null(body)) return;
+  if (node_type(body) == "command") return command(body, src, env, ctx, r);
+  walk(body, src, env, ctx, depth + 1);
+}
+
+// The file a `> FILE` redirect writes (not `>>`, `2>`, `<`).
+std::optional<ShellText> ShellParser::redirect_target(TSNode redirect, const Source& src, Env& env,
+                                                      Context& ctx) {
+  std::string op;
+  for (TSNode c : Children(redirect))
+    if (!ts_node_is_named(c)) op += node_type(c);
+  if (op != ">" && op != ">|") return std::nullopt;
+  TSNode dest = by_field<"destination">(redirect);
+  if (ts_node_is_null(dest)) return std::nullopt;
+  return expand_joined(dest, src, env, ctx);
+}
+
+ShellText ShellParser::heredoc_text(TSNode redirect, const Source& src, Env& env, Context& ctx) {
+  ShellText t;
+  TSNode start{}, body{};
+  bool have_body = false;
+  for (TSNode c : NamedChildren(redirect)) {
+    if (node_type(c) == "heredoc_start") start = c;
+    if (node_type(c) == "heredoc_body") {
+      body = c;
+      have_body = true;
+    }
+  }
+  if (!have_body) return t;
+  std::string delim = ts_node_is_null(start) ? "" : text_of(start, src);
+  bool quoted = delim.find_first_of("'\"\\") != std::string::npos;
+  std::uint32_t pos = ts_node_start_byte(body), end = ts_node_end_byte(body);
+  auto literal = [&](std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t i = from; i < to; ++i) {
+      char c = src.text[i];
+      // In an unquoted heredoc, \$ \` and \\ lose their backslash; the rest stays as written.
+      if (!quoted && c == '\\' && i + 1 < to &&
+          (src.text[i + 1] == '$' || src.text[i + 1] == '`' || src.text[i + 1] == '\\')) {
+        ++i;
+        c = src.text[i];
+      }
+      t.push(c, src.at(i));
+    }
+  };
+  if (!quoted) {
+    for (TSNode c : NamedChildren(body)) {
+      literal(pos, expansion_start(c, src));
+      t.append(expand_joined(c, src, env, ctx));
+      pos = ts_node_end_byte(c);
+    }
+  }
+  literal(pos, end);
+  return t;
+}
+
+void ShellParser::declare(TSNode n, const Source& src, Env& env, Context& ctx) {
+  std::string keyword;
+  if (ts_node_child_count(n) > 0) keyword = node_type(ts_node_child(n, 0));
+  bool exported = keyword == "export";
+  for (TSNode c : NamedChildren(n)) {
+    std::string_view ct = node_type(c);
+    if (ct == "word" && text_of(c, src).find('x') != std::string::npos && text_of(c, src).starts_with("-"))
+      exported = true;  // declare -x
+    if (ct == "variable_assignment") assign(c, src, env, ctx, exported, true);
+    if (ct == "variable_name" && exported) env.edit(text_of(c, src)).exported = true;
+  }
+}
+
+void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bool exported, bool declared) {
+  TSNode name_node = by_field<"name">(n);
+  TSNode value = by_field<"value">(n);
+  if (ts_node_is_null(name_node)) return;
+  std::string name = text_of(name_node, src);
+  if (node_type(name_node) == "subscript") return;  // A[3]=x: element updates are not tracked
+  bool append = false;
+  for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i)
+    if (node_type(ts_node_child(n, i)) == "+=") append = true;
+  Var v;
+  const Var* existing = env.find(name);
+  v.exported = exported || ctx.all_export || (existing && existing->exported);
+  v.assigned_at = node_location(n, src);
+  v.assigned_text = text_of(n, src);
+  if (auto nl = v.assigned_text.find('\n'); nl != std::string::npos)
+    v.assigned_text = v.assigned_text.substr(0, nl) + " ...";
+  if (v.assigned_text.size() > 60) v.assigned_text = v.assigned_text.substr(0, 57) + "...";
+  if (!ts_node_is_null(value) && node_type(value) == "array") {
+    v.is_array = true;
+    std::vector<ShellText> added;
+    for (TSNode el : NamedChildren(value)) {
+      if (node_type(el) == "comment") continue;
+      for (auto& field : expand_fields(el, src, env, ctx)) {
+        budget_.spend(field.text.size());
+        added.push_back(std::move(field));
+      }
+    }
+    if (append && existing) {
+      // ARR+=(...) extends the array: take the old elements and joined value over (cloned only when
+      // another scope still shares them) instead of rebuilding them, which made appends quadratic.
+      Var& old = env.edit(name);
+      v.elements = std::move(old.elements);
+      v.value = std::move(old.value);
+      existing = nullptr;
+    }
+    for (auto& e : added) {
+      if (!v.elements.empty()) v.value.push(' ', {});
+      v.value.append(e);
+      v.elements.push_back(std::move(e));
+    }
+  } else {
+    // A="$A ..." and A+="...": the old value is taken over (copied only when another scope still shares
+    // it) rather than expanded into a new one, which made n appends cost n^2. While the rest is expanded
+    // $A gives nothing, so this holds only where the value names A once, at its start (or not at all).
+    std::string_view written =
+        ts_node_is_null(value)
+            ? std::string_view{}
+            : std::string_view(src.text).substr(ts_node_start_byte(value),
+                                                ts_node_end_byte(value) - ts_node_start_byte(value));
+    int mentions = references_to(written, name);
+    bool self_append = !append && existing && !existing->is_array && mentions == 1 &&
+                       (written.starts_with("\"$" + name) || written.starts_with("\"${" + name + "}")) &&
+                       references_to(written.substr(0, 3 + name.size()), name) == 1;
+    bool take_over = existing && !existing->is_array && (self_append || (append && mentions == 0));
+    if (take_over) {
+      Var& old = env.edit(name);
+      v.value = std::move(old.value);
+      old.value = ShellText{};
+      existing = nullptr;
+    } else if (append && existing) {
+      v.value = existing->value;
+    }
+    if (!ts_node_is_null(value)) {
+      ShellText t = expand_joined(value, src, env, ctx);
+      t.forget_written();
+      budget_.spend(t.text.size());
+      if (!t.unknown() && !t.text.empty() && !take_over) {
+        out_.literals.push_back({name, t.text, node_location(value, src)});
+      }
+      ShellText via_of;  // what the value used: as the whole expansion would have named it
+      if (self_append) via_of.via = std::move(v.value.via);
+      for (const auto& r : t.via) via_of.add_via(r);
+      v.value.append_moved(std::move(t));
+      v.value.via = std::move(via_of.via);
+      if (node_type(value) == "arithmetic_expansion") size_expression(name, value, src, env, ctx);
+      if (node_type(value) == "command_substitution") expr_size_expression(name, value, src, env);
+    }
+  }
+  if (ctx.in_loop) {
+    v.value = ShellText{};
+    v.value.add_unknown("assigned in a loop");
+    v.elements.clear();
+  } else if (auto too_large = over_value_limit(v)) {
+    v.value = ShellText{};
+    v.value.add_unknown(*too_large);
+    v.elements.clear();
+  }
+  (void)declared;
+  env.set(name, std::move(v));
+}
+
+}  // namespace parlint::shell

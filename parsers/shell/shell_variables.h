@@ -1,0 +1,161 @@
+#pragma once
+// The shell parser's variables: a variable's value (text with byte origins, or array elements) and
+// the set of variables in scope, copied at every branch, subshell and function body.
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lint/model/source_range.h"
+#include "parsers/shell/shell_text.h"
+
+namespace parlint::shell {
+
+struct Var;
+
+// One value an if/case branch gave a variable whose branches disagree (a launch string chosen by mode):
+// the branch, as the findings name it, and the value there.
+struct BranchValue {
+  std::string branch;  // "the branch at line 5 (if [ \"$MODE\" = pretrain ])"
+  std::shared_ptr<const Var> value;
+};
+
+// A variable: its value, or its elements when it is an array, and where it was assigned.
+struct Var {
+  ShellText value;
+  std::vector<ShellText> elements;
+  bool is_array = false;
+  bool exported = false;
+  Location assigned_at;
+  std::string assigned_text;
+  // When branches disagreed: the value is unknown, and each branch's value is kept here so that a
+  // command that runs the variable ($APP, eval "$CMD") can be read once per branch. Never nested, and any
+  // change to the variable drops them.
+  std::shared_ptr<const std::vector<BranchValue>> branch_values;
+};
+
+// Two values written alike, both fully known.
+inline bool same_text(const Var& a, const Var& b) {
+  if (a.value.unknown() || b.value.unknown() || a.is_array != b.is_array) return false;
+  if (a.value.text != b.value.text) return false;
+  if (a.elements.size() != b.elements.size()) return false;
+  for (std::size_t i = 0; i < a.elements.size(); ++i)
+    if (a.elements[i].text != b.elements[i].text || a.elements[i].unknown()) return false;
+  return true;
+}
+
+// The shell variables in scope. Every if/case branch, subshell and function body starts from a copy,
+// so copies must be cheap: a copy freezes the changes made so far into an immutable layer that both
+// share, and each side records its own changes on top. Copying whole maps instead made a script with many
+// variables and branches quadratic. Layers deeper than kMaxLayers are flattened into one.
+class Env {
+ public:
+  Env() = default;
+  Env(const Env& other) : frozen_(other.freeze()) {}
+  Env& operator=(const Env& other) {
+    if (this != &other) {
+      frozen_ = other.freeze();
+      changes_.clear();
+    }
+    return *this;
+  }
+  Env(Env&&) noexcept = default;
+  Env& operator=(Env&&) noexcept = default;
+
+  const Var* find(const std::string& name) const {
+    const auto* s = slot(name);
+    return s ? s->get() : nullptr;
+  }
+  void set(const std::string& name, Var v) { changes_[name] = std::make_shared<Var>(std::move(v)); }
+  // A variable to change in place (created empty when missing). A value this copy shares with others
+  // (a frozen layer, another copy) is copied first.
+  Var& edit(const std::string& name) {
+    if (!changes_.contains(name)) thaw();
+    auto it = changes_.find(name);
+    if (it != changes_.end() && it->second) {
+      if (it->second.use_count() > 1) it->second = std::make_shared<Var>(*it->second);
+      return *it->second;
+    }
+    const std::shared_ptr<Var>* frozen = it == changes_.end() ? frozen_slot(name) : nullptr;
+    auto& p = changes_[name];
+    p = frozen ? std::make_shared<Var>(**frozen) : std::make_shared<Var>();
+    return *p;
+  }
+  // The shared value itself, to tell whether two copies still hold the same variable.
+  const std::shared_ptr<Var>* slot(const std::string& name) const {
+    if (auto it = changes_.find(name); it != changes_.end()) return it->second ? &it->second : nullptr;
+    return frozen_slot(name);
+  }
+  void share(const std::string& name, const std::shared_ptr<Var>& v) { changes_[name] = v; }
+  void erase(const std::string& name) { changes_[name] = nullptr; }  // hides the frozen value
+
+  // The names this copy set or erased since it was copied from `base`.
+  void changed_since(const Env& base, std::set<std::string>& out) const {
+    for (const auto& [k, v] : changes_) out.insert(k);
+    const Layer* stop = base.frozen_.get();
+    const Layer* l = frozen_.get();
+    for (; l && l != stop; l = l->parent.get())
+      for (const auto& [k, v] : l->vars) out.insert(k);
+    if (l == stop) return;
+    // The base's layer was flattened away: every name may have changed.
+    for (l = frozen_.get(); l; l = l->parent.get())
+      for (const auto& [k, v] : l->vars) out.insert(k);
+  }
+
+ private:
+  using Vars = std::map<std::string, std::shared_ptr<Var>>;
+  struct Layer {
+    std::shared_ptr<const Layer> parent;
+    Vars vars;  // a null value erases the name
+    int depth = 1;
+  };
+  static constexpr int kMaxLayers = 16;
+
+  const std::shared_ptr<Var>* frozen_slot(const std::string& name) const {
+    for (const Layer* l = frozen_.get(); l; l = l->parent.get())
+      if (auto it = l->vars.find(name); it != l->vars.end()) return it->second ? &it->second : nullptr;
+    return nullptr;
+  }
+
+  // Takes back the layers no other copy shares any more: once an if's branches are merged and gone, the
+  // variables frozen for them belong to this copy alone and can change in place again (an array appended
+  // to after every if would otherwise be copied, and its old versions kept, each time).
+  void thaw() {
+    while (frozen_ && frozen_.use_count() == 1) {
+      auto top = std::const_pointer_cast<Layer>(std::move(frozen_));
+      frozen_ = top->parent;
+      Vars older = std::move(top->vars);
+      if (older.size() > changes_.size()) {
+        std::swap(older, changes_);  // now `older` holds the newer values, which win
+        for (auto& [k, v] : older) changes_[k] = std::move(v);
+      } else {
+        changes_.merge(older);  // keeps the newer value of a name in both
+      }
+    }
+  }
+
+  std::shared_ptr<const Layer> freeze() const {
+    if (changes_.empty()) return frozen_;
+    auto layer = std::make_shared<Layer>();
+    layer->parent = frozen_;
+    layer->vars = std::move(changes_);
+    changes_.clear();
+    layer->depth = frozen_ ? frozen_->depth + 1 : 1;
+    if (layer->depth > kMaxLayers) {
+      auto flat = std::make_shared<Layer>();
+      for (const Layer* l = layer.get(); l; l = l->parent.get())
+        for (const auto& [k, v] : l->vars) flat->vars.emplace(k, v);  // the nearest layer wins
+      std::erase_if(flat->vars, [](const auto& kv) { return !kv.second; });
+      frozen_ = flat;
+    } else {
+      frozen_ = layer;
+    }
+    return frozen_;
+  }
+
+  mutable std::shared_ptr<const Layer> frozen_;  // freezing changes the representation, not the value
+  mutable Vars changes_;
+};
+
+}  // namespace parlint::shell

@@ -1,0 +1,636 @@
+#include "parsers/yaml/yaml_parser.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "lint/model/setting_list.h"
+#include "parsers/frameworks/driver_configs.h"
+#include "parsers/yaml/omegaconf.h"
+
+namespace parlint {
+
+// A key that makes the model config come from a .nemo checkpoint, with the file's `model` section
+// merged on top: NeMo-Aligner's pretrained_checkpoint.restore_from_path (and a reward model's
+// rm_model_file), which every one of its trainers loads through load_and_override_model_config
+// (nemo_aligner/utils/utils.py:134-152, examples/nlp/gpt/train_gpt_dpo.py:51@af2b3bd96ad7) even when
+// the file leaves it null for the launch to fill in; a restore_from_path the launch must give (`???`,
+// NeMo 1's fine-tuning configs, merged by merge_cfg_with); and any restore_from_path set to a path.
+// Not an adapter's (peft.restore_from_path) or a dataset's.
+bool restores_checkpoint_config(const std::vector<std::string>& path, std::string_view value) {
+  if (path.empty()) return false;
+  const std::string& leaf = path.back();
+  if (leaf != "restore_from_path" && leaf != "rm_model_file") return false;
+  for (const auto& part : path)
+    if (part == "peft" || part == "data" || part.ends_with("_ds")) return false;
+  if (path.size() == 2 && path[0] == "pretrained_checkpoint") return true;
+  if (leaf == "rm_model_file" && path.size() == 1) return true;
+  if (leaf != "restore_from_path") return false;
+  return value != "null" && !value.empty() && value != "~";
+}
+
+namespace {
+
+// Bound on nodes visited per document, counting every alias expansion (real configs have a few thousand): an
+// alias bomb ("billion laughs") stops here instead of exhausting memory.
+constexpr std::size_t kMaxNodeVisits = 200'000;
+constexpr std::uint64_t kVisitUnits = 100;  // what a node visit charges the file's work budget
+
+struct Entry {
+  std::vector<std::string> path;  // components, dotted keys already split
+  YAML::Node node;                // a scalar or a sequence
+  Location location;              // the value
+  bool from_merge = false;        // came in through `<<: *anchor`
+  std::size_t mapping_id = 0;     // which mapping wrote it, for duplicate-key detection
+};
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ".") + p;
+  return out;
+}
+
+void split_dotted(std::string_view key, std::vector<std::string>& out) {
+  // A key starting with "--" is a Megatron flag and may not be split; neither may a quoted URL-like key.
+  if (key.starts_with("--")) {
+    out.emplace_back(key);
+    return;
+  }
+  std::size_t begin = 0;
+  while (true) {
+    std::size_t dot = key.find('.', begin);
+    out.emplace_back(key.substr(begin, dot == std::string_view::npos ? dot : dot - begin));
+    if (dot == std::string_view::npos) break;
+    begin = dot + 1;
+  }
+}
+
+class YamlWalker {
+ public:
+  YamlWalker(std::string_view path, const SourceText& source, int first_line, WorkBudget& budget)
+      : path_(path), source_(source), first_line_(first_line), budget_(budget) {}
+
+  bool walk_document(const YAML::Node& root) {
+    std::vector<std::string> prefix;
+    walk(root, prefix, false);
+    return !exhausted_;
+  }
+  std::vector<Entry>& entries() { return entries_; }
+
+  // Names given literal strings, where secrets hide (the same observation the shell and Python parsers
+  // make): `env_vars: {HF_TOKEN: ...}`, and `NAME=value` items of lists such as ENV_VARS.
+  void add_literals(std::vector<LiteralAssignment>& out) const {
+    for (const Entry& e : entries_) {
+      if (e.from_merge || e.path.empty()) continue;
+      if (e.node.IsScalar()) {
+        out.push_back({e.path.back(), e.node.Scalar(), e.location});
+        continue;
+      }
+      if (!e.node.IsSequence()) continue;
+      for (const auto& item : e.node) {
+        if (!item.IsScalar()) continue;
+        const std::string& text = item.Scalar();
+        auto eq = text.find('=');
+        if (eq == std::string::npos || eq == 0 || text.find(' ') < eq) continue;
+        out.push_back({text.substr(0, eq), text.substr(eq + 1), value_location(item.Mark())});
+      }
+    }
+  }
+
+ private:
+  // The extent of the scalar starting at `mark`: quoted strings to their closing quote, plain scalars
+  // to a comment or the end of the line (or a flow indicator inside [] / {}).
+  Location value_location(const YAML::Mark& mark) const {
+    if (mark.line < 0) return {std::string(path_), {}};
+    int line = mark.line + first_line_ + 1;
+    std::string_view text = source_.line(line);
+    std::size_t b = std::min<std::size_t>(static_cast<std::size_t>(mark.column), text.size());
+    std::size_t e = b;
+    if (e < text.size() && (text[e] == '"' || text[e] == '\'')) {
+      char q = text[e++];
+      while (e < text.size() && text[e] != q) e += (q == '"' && text[e] == '\\') ? 2 : 1;
+      e = std::min(e + 1, text.size());
+    } else if (e < text.size() && (text[e] == '[' || text[e] == '{')) {
+      int depth = 0;
+      for (; e < text.size(); ++e) {
+        if (text[e] == '[' || text[e] == '{') ++depth;
+        if (text[e] == ']' || text[e] == '}') {
+          if (--depth == 0) {
+            ++e;
+            break;
+          }
+        }
+      }
+    } else {
+      bool in_flow = false;
+      for (std::size_t i = 0; i < b; ++i) in_flow |= text[i] == '[' || text[i] == '{';
+      while (e < text.size()) {
+        if (text[e] == '#' && e > b && (text[e - 1] == ' ' || text[e - 1] == '\t')) break;
+        if (in_flow && (text[e] == ',' || text[e] == ']' || text[e] == '}')) break;
+        ++e;
+      }
+      while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t')) --e;
+    }
+    if (e == b) e = std::min(b + 1, text.size());
+    return {std::string(path_), {source_.position(line, b), source_.position(line, e)}};
+  }
+
+  bool budget() {
+    if (++visits_ > kMaxNodeVisits || !budget_.spend(kVisitUnits)) exhausted_ = true;
+    return !exhausted_;
+  }
+
+  void walk(const YAML::Node& node, std::vector<std::string>& prefix, bool from_merge) {
+    if (!budget()) return;
+    switch (node.Type()) {
+      case YAML::NodeType::Map:
+        walk_map(node, prefix, from_merge);
+        break;
+      case YAML::NodeType::Sequence:
+      case YAML::NodeType::Scalar:
+      case YAML::NodeType::Null:
+        if (!prefix.empty())
+          entries_.push_back({prefix, node, value_location(node.Mark()), from_merge, current_mapping_});
+        break;
+      case YAML::NodeType::Undefined:
+        break;
+    }
+  }
+
+  void walk_map(const YAML::Node& map, std::vector<std::string>& prefix, bool from_merge) {
+    // A mapping that merges itself (`base: &b {<<: *b}`) is a cycle: it recursed until the stack
+    // overflowed (found by fuzz_yaml). Skip a mapping already being walked; bound the depth too.
+    for (const auto& a : active_)
+      if (a.is(map)) return;
+    if (active_.size() >= kMaxMapDepth) {
+      exhausted_ = true;
+      return;
+    }
+    active_.push_back(map);
+    walk_map_entries(map, prefix, from_merge);
+    active_.pop_back();
+  }
+
+  void walk_map_entries(const YAML::Node& map, std::vector<std::string>& prefix, bool from_merge) {
+    // Copy the pairs out first: iterating yaml-cpp maps through `it->` proxies trips GCC 12's
+    // dangling-pointer analysis, and the copies are cheap handles.
+    std::vector<std::pair<YAML::Node, YAML::Node>> pairs;
+    for (const auto& kv : map) pairs.emplace_back(kv.first, kv.second);
+    // Merge keys first, so that the mapping's own keys override what they bring in.
+    for (const auto& [key, value] : pairs) {
+      if (exhausted_) return;
+      if (!key.IsScalar() || key.Scalar() != "<<") continue;
+      if (value.IsSequence()) {
+        for (const auto& m : value) walk(m, prefix, true);
+      } else {
+        walk(value, prefix, true);
+      }
+    }
+    std::size_t id = ++mapping_counter_;
+    for (const auto& [key, value] : pairs) {
+      if (exhausted_) return;
+      if (!key.IsScalar() || key.Scalar() == "<<") continue;
+      std::size_t depth = prefix.size();
+      split_dotted(key.Scalar(), prefix);
+      std::size_t saved = current_mapping_;
+      current_mapping_ = id;
+      if (value.IsNull() && value.Mark().line < 0) {
+        // `key:` with nothing after it: point at the key.
+        Location loc = value_location(key.Mark());
+        entries_.push_back({prefix, value, loc, from_merge, id});
+      } else {
+        walk(value, prefix, from_merge);
+      }
+      current_mapping_ = saved;
+      prefix.resize(depth);
+    }
+  }
+
+  std::string_view path_;
+  const SourceText& source_;
+  int first_line_;  // of the document's part, added to its marks
+  WorkBudget& budget_;
+  std::vector<Entry> entries_;
+  std::size_t visits_ = 0;
+  bool exhausted_ = false;
+  std::vector<YAML::Node> active_;  // mappings being walked, outermost first
+  static constexpr std::size_t kMaxMapDepth = 512;
+  std::size_t mapping_counter_ = 0;
+  std::size_t current_mapping_ = 0;
+};
+
+Framework detect_framework(const std::vector<Entry>& entries) {
+  bool trainer = false, model = false, strategy = false, bridge = false, flags = false;
+  for (const auto& e : entries) {
+    std::size_t i = (e.path.size() > 1 && (e.path[0] == "training" || e.path[0] == "fine_tuning")) ? 1 : 0;
+    const std::string& top = e.path[i];
+    if (e.path.back().starts_with("--")) flags = true;
+    if (top == "trainer") {
+      trainer = true;
+      if (e.path.size() > i + 1 && e.path[i + 1] == "strategy") strategy = true;
+    }
+    if (top == "model") model = true;
+    if (top == "dataset" || top == "train" || top == "ddp" || top == "dist" || top == "comm_overlap")
+      bridge = true;
+  }
+  if (flags) return Framework::kMegatronLM;
+  if (strategy) return Framework::kNemo2;
+  if (bridge && model) return Framework::kMegatronBridge;
+  if (trainer && model) return Framework::kNemo1;
+  return Framework::kUnknown;
+}
+
+Value typed_value(const Value& v, KeyType type, bool inverted) {
+  Value out = v;
+  if (type == KeyType::kBool && v.kind() == Value::Kind::kString) {
+    const std::string& s = v.text();
+    if (s == "yes" || s == "on") out = Value::boolean(true);
+    if (s == "no" || s == "off") out = Value::boolean(false);
+  }
+  if (inverted && out.as_bool()) out = Value::boolean(!*out.as_bool());
+  return out;
+}
+
+class DocumentExtractor {
+ public:
+  explicit DocumentExtractor(std::vector<Entry>& entries) : entries_(entries) {
+    for (std::size_t i = 0; i < entries_.size(); ++i) by_path_[join(entries_[i].path)] = i;
+  }
+
+  // nullopt: the document configures another backend (a driver framework with Megatron off).
+  std::optional<RawJob> extract(SourceRange range) {
+    RawJob job;
+    job.range = range;
+    job.framework = detect_framework(entries_);
+    job.description = "YAML document";
+    // NeMo-RL, verl, FlagScale: their keys are read with their own meaning (lookups of interpolations
+    // still use the paths as written: by_path_ was built before).
+    std::vector<DriverKey> keys;
+    keys.reserve(entries_.size());
+    for (Entry& e : entries_)
+      keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", false, false, false, e.location});
+    std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
+    std::vector<Fact> split_facts;  // computed from several keys (NeMo-RL's non-colocated split)
+    if (auto driver = rewrite_driver_keys(keys)) {
+      if (driver->not_megatron) return std::nullopt;
+      job.framework = driver->framework;
+      job.description = driver->name;
+      job.megatron_on = driver->megatron_on;
+      job.model = driver->model;
+      if (!driver->base.empty()) {
+        Word base;
+        base.text = "base:" + driver->base;
+        base.location = entries_.front().location;
+        job.config_files.push_back(std::move(base));
+      }
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        skip[i] = keys[i].own_key || keys[i].dropped;
+        quiet[i] = keys[i].quiet;
+      }
+      job.cluster_split = driver->world_unknown;
+      job.driver = driver->driver;
+      if (driver->world_size) {  // ROLL: the role's devices
+        auto at = by_path_.find(driver->world_from);
+        Fact f;
+        f.key = Key::kWorldSize;
+        f.location = at != by_path_.end() ? entries_[at->second].location : entries_.front().location;
+        f.origin = Origin::kYaml;
+        f.spelling = driver->world_spelling;
+        f.value = Value::integer(*driver->world_size);
+        split_facts.push_back(std::move(f));
+      }
+      if (driver->from_checkpoint) job.settings_from_checkpoint = true;
+      if (driver->driver == Driver::kNemoRl) job.cluster_terms = driver->cluster_terms;
+      if (driver->world_unknown) {  // NeMo-RL generation on GPUs of its own
+        std::vector<Fact> share =
+            cluster_share_facts(driver->cluster_terms, driver->share, entries_.front().location, job.notes);
+        split_facts.insert(split_facts.end(), share.begin(), share.end());
+      }
+    }
+    // NeMo 1 / NeMo-Aligner configs that restore a .nemo checkpoint take what they leave out from it.
+    for (const Entry& e : entries_)
+      if ((e.node.IsScalar() || e.node.IsNull()) &&
+          restores_checkpoint_config(e.path, e.node.IsNull() ? std::string("null") : e.node.Scalar()))
+        job.settings_from_checkpoint = true;
+    OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
+    // A key twice in one document: the later one wins (PyYAML; OmegaConf refuses the file). A value
+    // brought in by a merge key is overridden, not in conflict.
+    SettingList settings;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& e = entries_[i];
+      if (skip[i]) continue;
+      auto match = match_config_path(e.path);
+      if (!match && quiet[i]) continue;
+      if (!match) {
+        // Lookalikes of settings (PL801 decides which): Megatron flags as keys, and keys in sections.
+        const std::string& leaf = e.path.back();
+        job.unrecognized.push_back(
+            {leaf.starts_with("--") ? leaf : join(e.path), e.location, leaf.starts_with("--")});
+        continue;
+      }
+      Fact fact;
+      fact.key = match->key;
+      fact.location = e.location;
+      fact.origin = e.path.back().starts_with("--") ? Origin::kMegatronFlag : Origin::kYaml;
+      fact.spelling = join(e.path);
+      fact.priority = match->priority;
+      fact.value = typed_value(node_value(e, resolver, fact), key_type(match->key), match->inverted);
+      settings.add(std::move(fact),
+                   e.from_merge ? SettingList::Source::kInherited : SettingList::Source::kWritten);
+    }
+    job.conflicts = settings.take_conflicts();
+    job.facts = settings.take_facts();
+    job.facts.insert(job.facts.end(), split_facts.begin(), split_facts.end());
+    return job;
+  }
+
+ private:
+  std::optional<OmegaConfResolver::Target> lookup(std::string_view dotted) const {
+    auto it = by_path_.find(std::string(dotted));
+    if (it == by_path_.end()) {
+      // NeMo-Framework-Launcher configs refer to their own keys through the package (`training.`).
+      auto dot = dotted.find('.');
+      if (dot != std::string_view::npos) it = by_path_.find(std::string(dotted.substr(dot + 1)));
+    }
+    if (it == by_path_.end() || !entries_[it->second].node.IsScalar()) return std::nullopt;
+    const Entry& e = entries_[it->second];
+    return OmegaConfResolver::Target{e.node.Scalar(), e.node.Tag() == "!", e.location, join(e.path)};
+  }
+
+  Value node_value(const Entry& e, OmegaConfResolver& resolver, Fact& fact) {
+    if (e.node.IsNull()) return Value::null();
+    if (e.node.IsSequence()) {
+      std::vector<Value> items;
+      for (const auto& item : e.node) {
+        if (!item.IsScalar()) return Value::unknown("a list of non-scalar values");
+        items.push_back(scalar_value(item.Scalar(), item.Tag() == "!"));
+      }
+      return Value::list(std::move(items));
+    }
+    const std::string& raw = e.node.Scalar();
+    bool quoted = e.node.Tag() == "!";
+    if (!OmegaConfResolver::has_interpolation(raw)) return scalar_value(raw, quoted);
+    InterpolationResult r = resolver.resolve(raw, fact.spelling);
+    for (const Location& via : r.via) fact.written_at.push_back({via, "value written here"});
+    return r.value;
+  }
+
+  std::vector<Entry>& entries_;
+  std::unordered_map<std::string, std::size_t> by_path_;
+};
+
+SyntaxError yaml_error(const SourceText& source, const YAML::Mark& mark, const std::string& msg) {
+  int line = mark.line >= 0 ? mark.line + 1 : 1;
+  line = std::min(std::max(line, 1), std::max(source.line_count(), 1));
+  auto col = static_cast<std::size_t>(std::max(mark.column, 0));
+  SourcePosition start = source.position(line, col);
+  SourcePosition end = source.position(line, col + 1);
+  if (end == start) end.column = start.column + 1;
+  return {{start, end}, msg, ""};
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> hydra_defaults(const SourceText& source) {
+  std::vector<std::pair<std::string, std::string>> out;
+  try {
+    YAML::Node root = YAML::Load(std::string(source.text()));
+    if (!root.IsMap() || !root["defaults"] || !root["defaults"].IsSequence()) return out;
+    for (const auto& item : root["defaults"]) {
+      if (!item.IsMap() || item.size() != 1) continue;
+      auto kv = *item.begin();
+      if (!kv.first.IsScalar() || !kv.second.IsScalar()) continue;
+      std::string group = kv.first.Scalar(), choice = kv.second.Scalar();
+      if (group.find(' ') != std::string::npos || group.find('@') != std::string::npos || choice == "null")
+        continue;
+      out.emplace_back(group, choice);
+    }
+  } catch (const YAML::Exception&) {
+  }
+  return out;
+}
+
+// The documents of a stream, each loaded on its own. yaml-cpp's LoadAll can spin on malformed input,
+// producing documents without consuming text (a 623-byte file took minutes: found by fuzzing), so the
+// stream is split at `---` / `...` lines here and each part is loaded with YAML::Load. Each part is
+// loaded alone and its marks are shifted by the lines before it (every part starts a line, so columns
+// stay): a copy of the whole text per part, other parts blanked, made the cost documents x size.
+constexpr std::size_t kMaxDocuments = 256;
+
+struct Document {
+  YAML::Node node;
+  int first_line = 0;  // 0-based line of the file where the part starts (added to its marks)
+  int lines = 0;       // in the part
+};
+
+std::vector<Document> load_documents(std::string_view text, bool& truncated) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t nl = text.find('\n', i);
+    std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view line = text.substr(i, end - i);
+    bool marker = (line.starts_with("---") || line.starts_with("...")) &&
+                  (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+    if (marker && i > 0) starts.push_back(i);
+    i = end + 1;
+  }
+  truncated = starts.size() > kMaxDocuments;
+  if (truncated) starts.resize(kMaxDocuments);
+  std::vector<Document> documents;
+  int line = 0;
+  for (std::size_t d = 0; d < starts.size(); ++d) {
+    std::size_t begin = starts[d], end = d + 1 < starts.size() ? starts[d + 1] : text.size();
+    if (d > 0) line += static_cast<int>(std::count(text.begin() + starts[d - 1], text.begin() + begin, '\n'));
+    YAML::Node node;
+    try {
+      node = YAML::Load(std::string(text.substr(begin, end - begin)));
+    } catch (YAML::Exception& e) {
+      if (e.mark.line >= 0) e.mark.line += line;  // a file position, as the caller reports it
+      throw;
+    }
+    int lines = static_cast<int>(std::count(text.begin() + begin, text.begin() + end, '\n'));
+    if (!node.IsNull()) documents.push_back({std::move(node), line, std::max(lines, 1)});
+  }
+  return documents;
+}
+
+ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudget* budget) {
+  WorkBudget own;
+  WorkBudget& work = budget ? *budget : own;
+  ParsedFile out;
+  out.path = std::string(path);
+  std::vector<Document> documents;
+  bool truncated = false;
+  try {
+    documents = load_documents(source.text(), truncated);
+    if (truncated)
+      out.errors.push_back({source.position(0).line > 0 ? SourceRange{{1, 1}, {1, 1}} : SourceRange{},
+                            "more than 256 YAML documents in one file; the rest was not read", ""});
+  } catch (const YAML::DeepRecursion& e) {
+    out.errors.push_back(
+        yaml_error(source, e.mark, "YAML nesting is deeper than 2000 levels; the file was not read"));
+    return out;
+  } catch (const YAML::ParserException& e) {
+    out.errors.push_back(yaml_error(source, e.mark, "invalid YAML: " + e.msg));
+    return out;
+  } catch (const YAML::Exception& e) {
+    out.errors.push_back(yaml_error(source, e.mark, "invalid YAML: " + e.msg));
+    return out;
+  }
+  for (std::size_t d = 0; d < documents.size(); ++d) {
+    YamlWalker walker(path, source, documents[d].first_line, work);
+    bool complete = walker.walk_document(documents[d].node);
+    if (!complete) {
+      // Valid YAML (its loader expands aliases lazily) that parlint will not expand further: unread, not
+      // a syntax error. Once the file's budget is spent, so are the documents after this one.
+      int first = documents[d].first_line + 1;
+      if (work.exhausted()) {
+        out.unread.push_back(over_budget_region(source, first, work));
+        break;
+      }
+      int last = std::min(std::max(first, documents[d].first_line + documents[d].lines),
+                          std::max(source.line_count(), 1));
+      out.unread.push_back(
+          {{{first, 1}, source.position(last, source.line(last).size())},
+           "its aliases expand to more than 200,000 nodes or nest mappings more than 512 deep "
+           "(parlint's bound per YAML document)",
+           "nothing is wrong with the file; parlint reads documents whose aliases expand to "
+           "fewer nodes"});
+      continue;
+    }
+    auto& entries = walker.entries();
+    if (entries.empty()) continue;
+    walker.add_literals(out.literals);
+    SourceRange range;
+    range.start = entries.front().location.range.start;
+    range.end = entries.back().location.range.end;
+    for (const auto& e : entries) {
+      if (e.location.range.valid()) {
+        range.start = std::min(range.start, e.location.range.start);
+        range.end = std::max(range.end, e.location.range.end);
+      }
+    }
+    // Several sections of Megatron-LM flags in one document (Megatron-LM's functional tests:
+    // MODEL_ARGS, MODEL_ARGS_2, ...) are several runs: one job each, sharing the other sections.
+    // A section merged into others (`BASE: &base` ... `<<: *base`) is their base, not a run.
+    std::vector<std::string> flag_sections;
+    std::set<std::string> is_flag_section;  // looked up per entry: a list search made it sections x entries
+    for (const auto& e : entries)
+      if (e.path.size() == 2 && e.path[1].starts_with("--") && is_flag_section.insert(e.path[0]).second)
+        flag_sections.push_back(e.path[0]);
+    if (flag_sections.size() > 1) {
+      std::multimap<SourcePosition, const std::string*> merged_at;  // where merged values were written
+      for (const auto& e : entries)
+        if (e.from_merge && !e.path.empty()) merged_at.emplace(e.location.range.start, &e.path[0]);
+      std::set<std::string> bases;
+      for (const auto& e : entries) {
+        if (e.from_merge || e.path.size() != 2) continue;
+        auto [lo, hi] = merged_at.equal_range(e.location.range.start);
+        for (auto it = lo; it != hi; ++it)
+          if (*it->second != e.path[0]) bases.insert(e.path[0]);
+      }
+      std::erase_if(flag_sections, [&](const std::string& section) { return bases.count(section) > 0; });
+      for (const auto& b : bases) is_flag_section.erase(b);
+    }
+    std::optional<RawJob> value_job;
+    // NeMo-RL's PPO value model (value.megatron_cfg, value.train_*_batch_size): a job of its own on the
+    // policy's training cluster (nemo_rl/algorithms/ppo.py:776-784@7ea279abfbeb), read as a policy whose
+    // keys are the value's; `${policy.X}` in its keys is the policy's value.
+    bool value_model = std::any_of(entries.begin(), entries.end(), [](const Entry& e) {
+      return e.path.size() > 2 && e.path[0] == "value" && e.path[1] == "megatron_cfg";
+    });
+    if (value_model) {
+      std::map<std::string, const Entry*> policy;
+      for (const auto& e : entries)
+        if (!e.path.empty() && e.path[0] == "policy") policy[join(e.path)] = &e;
+      std::vector<Entry> run;
+      for (const auto& e : entries) {
+        if (e.path.empty()) continue;
+        bool policy_own = e.path[0] == "policy" && !(e.path.size() > 1 && e.path[1] == "generation");
+        if (policy_own) continue;
+        Entry v = e;
+        if (v.path[0] == "value") {
+          v.path[0] = "policy";
+          if (v.node.IsScalar()) {
+            const std::string& text = v.node.Scalar();
+            if (text.starts_with("${policy.") && text.ends_with("}"))
+              if (auto it = policy.find(text.substr(2, text.size() - 3)); it != policy.end())
+                v.node = it->second->node;
+          }
+        }
+        run.push_back(std::move(v));
+      }
+      DocumentExtractor extractor(run);
+      if (auto job = extractor.extract(range)) {
+        job->description = "NeMo-RL value model (megatron_cfg)";
+        job->role = "value model";
+        value_job = std::move(*job);
+      }
+    }
+    // ROLL: each worker whose strategy is Megatron's is a job, with the document's shared keys.
+    std::set<std::string> workers, megatron_workers;
+    for (const auto& e : entries)
+      if (e.path.size() == 3 && e.path[1] == "strategy_args" && e.path[2] == "strategy_name") {
+        workers.insert(e.path[0]);
+        if (e.node.IsScalar() && e.node.Scalar().starts_with("megatron_")) megatron_workers.insert(e.path[0]);
+      }
+    if (!megatron_workers.empty()) {
+      for (const auto& worker : megatron_workers) {
+        std::vector<Entry> run;
+        for (const auto& e : entries)
+          if (e.path.empty() || !workers.count(e.path[0]) || e.path[0] == worker) run.push_back(e);
+        DocumentExtractor extractor(run);
+        if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
+      }
+      continue;
+    }
+    if (flag_sections.size() <= 1) {
+      DocumentExtractor extractor(entries);
+      if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
+      if (value_job) out.jobs.push_back(std::move(*value_job));
+      continue;
+    }
+    // Each run reads the entries outside every flag section and its own section's, in file order: the
+    // entries are split once (walking all of them per section made it sections x entries).
+    std::vector<std::size_t> shared;
+    std::map<std::string, std::vector<std::size_t>> by_section;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const Entry& e = entries[k];
+      if (e.path.size() > 1 && is_flag_section.count(e.path[0]))
+        by_section[e.path[0]].push_back(k);
+      else
+        shared.push_back(k);
+    }
+    for (const auto& section : flag_sections) {
+      std::vector<Entry> run;
+      SourceRange run_range;
+      std::vector<std::size_t> order;
+      const auto& mine = by_section[section];
+      std::merge(shared.begin(), shared.end(), mine.begin(), mine.end(), std::back_inserter(order));
+      for (std::size_t k : order) {
+        const Entry& e = entries[k];
+        run.push_back(e);
+        if (e.path[0] == section && e.location.range.valid()) {
+          if (!run_range.valid() || e.location.range.start < run_range.start)
+            run_range.start = e.location.range.start;
+          if (!run_range.valid() || run_range.end < e.location.range.end)
+            run_range.end = e.location.range.end;
+        }
+      }
+      DocumentExtractor extractor(run);
+      auto extracted = extractor.extract(run_range.valid() ? run_range : range);
+      if (!extracted) continue;
+      RawJob job = std::move(*extracted);
+      job.description = "YAML document, " + section;
+      out.jobs.push_back(std::move(job));
+    }
+  }
+  return out;
+}
+
+}  // namespace parlint
