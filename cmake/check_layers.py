@@ -58,14 +58,10 @@ ALLOWED = {name: set(may) | {name} for name, _, _, may in LAYERS}
 KNOWN_BREAKS = {
     ("parsers/shell/shell_interpreter.h", "parsers/frameworks/deepspeed_resources.h"):
         "the shell interpreter reads DeepSpeed's hostfile and --include/--exclude itself",
-    ("parsers/shell/shell_interpreter.h", "parsers/frameworks/verl_roles.h"):
-        "the shell interpreter builds verl's role jobs itself",
     ("parsers/shell/shell_launchers.cpp", "parsers/frameworks/deepspeed_resources.h"):
         "the deepspeed launcher's resource flags",
     ("parsers/shell/shell_job_assembly.cpp", "parsers/frameworks/deepspeed_config.h"):
         "a DeepSpeed JSON config named by --deepspeed_config",
-    ("parsers/shell/shell_job_assembly.cpp", "parsers/frameworks/verl_roles.h"):
-        "verl's role jobs",
     ("parsers/yaml/yaml_parser.cpp", "parsers/frameworks/driver_configs.h"):
         "NeMo-RL's, ROLL's and FlagScale's documents",
 }

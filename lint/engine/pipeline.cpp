@@ -9,6 +9,7 @@
 #include "lint/engine/fix/fix_resolution.h"
 #include "lint/resolve/cross_file.h"
 #include "lint/resolve/framework_source.h"
+#include "parsers/frameworks/adapters.h"
 #include "parsers/python/python_parser.h"
 #include "parsers/shell/shell_parser.h"
 #include "parsers/yaml/yaml_parser.h"
@@ -208,7 +209,7 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
       std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
       break;
     case FileKind::kShell:
-      parsed = parse_shell(path, source, reader, &work);
+      parsed = parse_shell(path, source, framework_adapters(), reader, &work);
       resolve_referenced_files(parsed, reader, &work);
       break;
     case FileKind::kPython:

@@ -11,6 +11,18 @@ Location span(const Location& a, const Location& b) {
   return a;
 }
 
+std::optional<FlagValue> last_flag_value(std::span<const Word> args, std::string_view name) {
+  std::optional<FlagValue> out;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    std::string_view t = args[k].text;
+    if (t == name && k + 1 < args.size())
+      out = FlagValue{&args[k], &args[k + 1], args[k + 1].text};
+    else if (t.size() > name.size() && t.starts_with(name) && t[name.size()] == '=')
+      out = FlagValue{&args[k], &args[k], std::string(t.substr(name.size() + 1))};
+  }
+  return out;
+}
+
 Value word_value(const Word& w, std::string_view text, KeyType type, bool inverted) {
   if (w.unknown) return Value::unknown(w.unknown_reason.empty() ? "set at run time" : w.unknown_reason);
   Value v = hydra_value(text);

@@ -2,6 +2,7 @@
 // Facts from the words of a launch's command line, shared by the Megatron flag reader and the Hydra
 // override reader (parse_training_args puts their lists together in precedence order).
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,15 @@ struct ArgumentFacts {
 
 // A location from the start of `a` to the end of `b` when both are on one line of one file.
 Location span(const Location& a, const Location& b);
+
+// The last `--name value` or `--name=value` among a launch's arguments: the flag's word, the value's word
+// and the value's text.
+struct FlagValue {
+  const Word* flag;
+  const Word* value;
+  std::string text;
+};
+std::optional<FlagValue> last_flag_value(std::span<const Word> args, std::string_view name);
 // `text` (the value part of `w`) as a value of `type`; unknown when the word is known only at run time.
 Value word_value(const Word& w, std::string_view text, KeyType type, bool inverted);
 // A fact for `key`, with where its value word was written when that is elsewhere (TP=16 above the line).

@@ -348,7 +348,7 @@ void ShellParser::megatron_command(const CommandWords& c) {
   Launch l;
   l.kind = LaunchKind::kTorchrun;
   l.entry = c.i + 1;
-  l.ms_swift = true;
+  l.program = "megatron";
   // The two variables as the launch's environment holds them (its prefix, or exported).
   auto nproc = env_fact(Key::kNprocPerNode, "NPROC_PER_NODE", c.env, c.overlay, c.ctx);
   auto nnodes = env_fact(Key::kNnodes, "NNODES", c.env, c.overlay, c.ctx);

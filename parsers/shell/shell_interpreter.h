@@ -26,10 +26,10 @@
 #include "lint/model/source_text.h"
 #include "lint/model/word.h"
 #include "lint/model/work_budget.h"
+#include "parsers/args/launch_adapter.h"
 #include "parsers/args/slurm_options.h"
 #include "parsers/args/training_args.h"
 #include "parsers/frameworks/deepspeed_resources.h"
-#include "parsers/frameworks/verl_roles.h"
 #include "parsers/shell/shell_syntax_check.h"
 #include "parsers/shell/shell_text.h"
 #include "parsers/shell/shell_variables.h"
@@ -139,8 +139,9 @@ inline const std::set<std::string, std::less<>> kScanWrappers = {
 
 class ShellParser {
  public:
-  ShellParser(std::string_view path, const SourceText& main, const FileReader& reader, WorkBudget& budget)
-      : reader_(reader), budget_(budget) {
+  ShellParser(std::string_view path, const SourceText& main, const LaunchAdapters& adapters,
+              const FileReader& reader, WorkBudget& budget)
+      : adapters_(adapters), reader_(reader), budget_(budget) {
     files_.push_back({std::string(path), &main, nullptr});
     out_.path = std::string(path);
   }
@@ -425,7 +426,9 @@ class ShellParser {
     std::vector<Fact> launcher_facts;
     std::size_t entry = 0;  // index of the script (or -m module) word
     bool module = false;
-    bool ms_swift = false;  // ms-swift's `megatron sft|pt|rlhf`: entry is the subcommand
+    // The command that started it when that is a framework's own CLI (`megatron sft|pt|rlhf`: the entry
+    // is the subcommand).
+    std::string program;
   };
 
   Fact launcher_fact(Key key, Value v, const ShellText& flag, const ShellText* value, std::string spelling);
@@ -468,36 +471,22 @@ class ShellParser {
   // script (or as written).
   void deepspeed_config(const std::vector<Word>& args, RawJob& job);
 
-  // verl's Hydra overrides as parlint reads them: actor_rollout_ref.actor.megatron.X=V (and its
-  // override_transformer_config.X) is the Megatron-Core field X; trainer.nnodes / n_gpus_per_node are the
-  // GPUs Ray gets; the rest are verl's own keys and are left out.
-  static std::vector<Word> verl_overrides(const std::vector<Word>& args);
-
   static bool training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta);
-  // slime's train.py: its own cluster flags give the Megatron world (see shell_job_assembly.cpp).
-  static bool slime_driver(std::string_view entry, const std::vector<Word>& args);
-  // ChatLearn's entrypoint.py: its dotlist overrides as parlint reads them (see shell_job_assembly.cpp).
-  static bool chatlearn_driver(std::string_view entry, const std::vector<Word>& args);
-  static std::vector<Word> chatlearn_overrides(const std::vector<Word>& args);
-  static void slime_world(const std::vector<Word>& args, RawJob& job);
-  static void slime_step_batch(const std::vector<Word>& args, RawJob& job);
-  static void ms_swift_job(std::string_view subcommand, const std::vector<Word>& args, RawJob& job);
   static std::string command_output_reason(std::string_view text);
-  static bool hugging_face_trainer(const std::vector<Word>& args, const TrainingArgs& ta);
-  enum class MsSwiftScript { kMegatron, kOther };
-  static std::optional<MsSwiftScript> ms_swift_script(std::string_view entry, bool module);
 
   void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
             Context& ctx);
-  // One job of a launch; `role` when the launch builds several (verl's actor, critic, ...).
+  // One job of a launch: `role` as the framework that claims the launch builds it (`adapter`, null when
+  // none does), or the launch's own arguments read as the entry point reads them.
   void emit_job(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,
-                Context& ctx, std::vector<Word> args, const VerlRole* role);
+                Context& ctx, const std::vector<Word>& args, RoleLaunch role, const LaunchAdapter* adapter);
 
   std::vector<File> files_;
   std::map<std::string, ShellText> written_files_;  // files the script writes from a here-document
-  const FileReader& reader_;                        // every file the script refers to is read through it
-  WorkBudget& budget_;                              // what reading this file (and what it sources) may cost
-  std::optional<SourcePosition> budget_stop_;       // the first line of the main file not read for it
+  const LaunchAdapters& adapters_;             // the frameworks a launch may belong to (parsers/frameworks)
+  const FileReader& reader_;                   // every file the script refers to is read through it
+  WorkBudget& budget_;                         // what reading this file (and what it sources) may cost
+  std::optional<SourcePosition> budget_stop_;  // the first line of the main file not read for it
   ParsedFile out_;
   // Launch strings chosen by branch that the words being expanded read ($APP): name and values.
   std::vector<std::pair<std::string, std::shared_ptr<const std::vector<BranchValue>>>> branch_values_read_;

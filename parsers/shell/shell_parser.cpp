@@ -381,10 +381,10 @@ std::vector<Word> ShellParser::directive_words(const Source& src, std::uint32_t 
 
 namespace parlint {
 
-ParsedFile parse_shell(std::string_view path, const SourceText& source, const FileReader& reader,
-                       WorkBudget* budget) {
+ParsedFile parse_shell(std::string_view path, const SourceText& source, const LaunchAdapters& adapters,
+                       const FileReader& reader, WorkBudget* budget) {
   WorkBudget own;
-  shell::ShellParser parser(path, source, reader, budget ? *budget : own);
+  shell::ShellParser parser(path, source, adapters, reader, budget ? *budget : own);
   return parser.run();
 }
 

@@ -8,11 +8,13 @@
 #include "lint/model/source_files.h"
 #include "lint/model/source_text.h"
 #include "lint/model/work_budget.h"
+#include "parsers/args/launch_adapter.h"
 
 namespace parlint {
 
+// `adapters` are the frameworks a launch may belong to (parsers/frameworks: framework_adapters());
 // `budget` is what reading the file may cost (a default budget of its own when null).
-ParsedFile parse_shell(std::string_view path, const SourceText& source,
+ParsedFile parse_shell(std::string_view path, const SourceText& source, const LaunchAdapters& adapters,
                        const FileReader& reader = FileReader::disk(), WorkBudget* budget = nullptr);
 
 }  // namespace parlint

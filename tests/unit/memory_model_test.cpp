@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "parsers/args/training_args.h"
+#include "parsers/frameworks/adapters.h"
 #include "parsers/shell/shell_parser.h"
 #include "test_support.h"
 
@@ -146,7 +147,7 @@ TEST(MemoryModel, MegatronDeepSpeedZeroStage) {
         "--pipeline-model-parallel-size 4 " +
         zero + "\n";
     SourceText src(text);
-    auto pf = parse_shell("t.sh", src);
+    auto pf = parse_shell("t.sh", src, framework_adapters());
     return Job("t.sh", pf.jobs.at(0), {});
   };
   auto z3 = estimate_memory(job_for("--zero-stage 3"));

@@ -1,5 +1,6 @@
 // The shell parser on the forms of reference/syntax-in-the-wild.md §1-5: values, positions, unknowns.
 #include "parsers/shell/shell_parser.h"
+#include "parsers/frameworks/adapters.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,7 @@ using testing::find_fact;
 
 ParsedFile sh(const std::string& text, const std::string& path = "t.sh") {
   SourceText source(text);
-  return parse_shell(path, source);
+  return parse_shell(path, source, framework_adapters());
 }
 
 const RawJob& only_job(const ParsedFile& pf) {
@@ -469,7 +470,7 @@ namespace {
 
 TEST(ShellParser, DeepspeedLauncherDefaultsToEveryGpuOfTheHost) {
   SourceText plain("deepspeed pretrain_gpt.py --tensor-model-parallel-size 2 --deepspeed\n");
-  auto pf = parse_shell("t.sh", plain);
+  auto pf = parse_shell("t.sh", plain, framework_adapters());
   ASSERT_EQ(pf.jobs.size(), 1u);
   const Fact* per_node = testing::find_fact(pf.jobs[0], Key::kNprocPerNode);
   ASSERT_NE(per_node, nullptr);
@@ -477,7 +478,7 @@ TEST(ShellParser, DeepspeedLauncherDefaultsToEveryGpuOfTheHost) {
   EXPECT_EQ(testing::find_fact(pf.jobs[0], Key::kNnodes)->value.as_int(), 1);
   EXPECT_EQ(pf.jobs[0].framework, Framework::kMegatronDeepSpeed);
   SourceText hosts("deepspeed --hostfile hosts --num_gpus 8 pretrain_gpt.py --deepspeed\n");
-  auto pf2 = parse_shell("t.sh", hosts);
+  auto pf2 = parse_shell("t.sh", hosts, framework_adapters());
   EXPECT_TRUE(testing::find_fact(pf2.jobs[0], Key::kNnodes)->value.is_unknown());
   EXPECT_EQ(testing::find_fact(pf2.jobs[0], Key::kNprocPerNode)->value.as_int(), 8);
 }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "parsers/frameworks/adapters.h"
 #include "parsers/shell/shell_grammar_workarounds.h"
 #include "parsers/shell/shell_parser.h"
 #include "parsers/shell/shell_syntax_check.h"
@@ -13,7 +14,7 @@ namespace {
 
 ParsedFile sh(const std::string& text, const std::string& path = "t.sh") {
   SourceText source(text);
-  return parse_shell(path, source);
+  return parse_shell(path, source, framework_adapters());
 }
 
 TEST(ShellGrammarWorkarounds, KeepTheLengthAndChangeOnlyWhatTheGrammarLacks) {

@@ -1,0 +1,74 @@
+#pragma once
+// The interface between a syntax parser and the frameworks that drive Megatron-Core their own way. A
+// parser that finds a launch (the shell's python/torchrun/srun commands) asks the registry which framework
+// claims it; the adapter (parsers/frameworks/, one file per framework) answers with the jobs the framework
+// builds from it, as typed settings, and completes each job with what the framework does: how its
+// processes start, its world, its batch terms, its name. The parser knows syntax; the adapter knows the
+// framework; neither parses text the other wrote.
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint/model/parsed_file.h"
+#include "lint/model/word.h"
+#include "parsers/args/training_args.h"
+
+namespace parlint {
+
+// A launch as the parser read it.
+struct LaunchCommand {
+  std::string_view program;  // the command that starts it when that command is a framework's own CLI
+  std::string_view entry;    // the script, module or subcommand it runs, as written
+  bool module = false;       // python -m ENTRY
+  LaunchKind kind = LaunchKind::kPython;  // how the parser saw its processes start
+  std::span<const Word> args;             // the words after the entry point
+};
+
+// One job a framework builds from a launch.
+struct RoleLaunch {
+  std::string role;       // "actor", "critic", ...; empty when the launch is one job
+  TrainingArgs settings;  // what the job sets, as the argument reader read it
+  // Settings of the role that the framework does not apply: each against the value that runs (PL802).
+  std::vector<Conflict> ignored;
+  // How each setting was written, by where it was written, where the job names it otherwise.
+  std::vector<std::pair<SourceRange, std::string>> spelled;
+  std::optional<Word> model;  // the model the job loads (a Hugging Face id or checkpoint path)
+  std::string entry;          // the entry point as the framework runs it, when not as written ("sft")
+};
+
+class LaunchAdapter {
+ public:
+  virtual ~LaunchAdapter() = default;
+  virtual std::string_view name() const = 0;  // "verl", "ChatLearn", ...
+  // Whether the launch is this framework's.
+  virtual bool claims(const LaunchCommand& launch) const = 0;
+  // The jobs the framework builds from a launch it claims; none when it runs no Megatron (a Hugging Face
+  // trainer, ms-swift's own trainers).
+  virtual std::vector<RoleLaunch> roles(const LaunchCommand& launch) const = 0;
+  // True when the framework places its workers itself (Ray): the launcher's and the allocation's process
+  // counts are not the job's, and trainer.num_nodes stays what it says rather than the launcher's count.
+  virtual bool places_its_workers() const { return false; }
+  // The framework's part of a job the parser has assembled from a role: framework, launch kind, world,
+  // defaults, description, notes.
+  virtual void complete(const LaunchCommand& launch, const RoleLaunch& role, RawJob& job) const = 0;
+};
+
+// The adapters a parser asks, in the order they are asked: the first that claims a launch has it.
+class LaunchAdapters {
+ public:
+  LaunchAdapters() = default;
+  explicit LaunchAdapters(std::vector<const LaunchAdapter*> adapters) : adapters_(std::move(adapters)) {}
+  const LaunchAdapter* claimant(const LaunchCommand& launch) const {
+    for (const LaunchAdapter* a : adapters_)
+      if (a->claims(launch)) return a;
+    return nullptr;
+  }
+  std::span<const LaunchAdapter* const> all() const { return adapters_; }
+
+ private:
+  std::vector<const LaunchAdapter*> adapters_;
+};
+
+}  // namespace parlint

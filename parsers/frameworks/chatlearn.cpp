@@ -1,0 +1,112 @@
+// ChatLearn (alibaba/ChatLearn @ b7af31a972eb): `python chatlearn/entrypoint.py grpo --config-file X.yaml
+// key=value ...` (chatlearn/entrypoint.py:89-103). Its GRPO trainer (models.policy_trainer) is Megatron-LM
+// on models.policy_trainer.num_gpu GPUs, Ray placing one actor per GPU; the rollout (models.policy) shares
+// them unless the launch gives it its own. The config file, read below the overrides (resolve/cross_file),
+// gives the rest.
+#include <algorithm>
+
+#include "parsers/args/argument_words.h"
+#include "parsers/args/named_settings.h"
+#include "parsers/frameworks/adapters.h"
+
+namespace parlint {
+namespace {
+
+constexpr std::string_view kTrainer = "models.policy_trainer.";
+
+std::string_view base_name(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+class ChatLearn final : public LaunchAdapter {
+ public:
+  std::string_view name() const override { return "ChatLearn"; }
+
+  bool claims(const LaunchCommand& launch) const override {
+    const auto& args = launch.args;
+    return base_name(launch.entry) == "entrypoint.py" && !args.empty() && args[0].text == "grpo" &&
+           std::any_of(args.begin(), args.end(),
+                       [](const Word& a) { return a.text.starts_with("--config-file"); });
+  }
+
+  // Its dotlist overrides: the trainer's Megatron fields, the global batch and the rollout's sizes; the
+  // config file it names.
+  std::vector<RoleLaunch> roles(const LaunchCommand& launch) const override {
+    const auto& args = launch.args;
+    // The rollout (models.policy) shares the trainer's GPUs unless the launch gives it its own.
+    const bool policy_gpus_given = std::any_of(args.begin(), args.end(), [](const Word& arg) {
+      return arg.text.starts_with("models.policy.num_gpu=");
+    });
+    std::vector<NamedSetting> settings;
+    std::vector<Word> config_files;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      std::string_view t = args[i].text;
+      if (t == "--config-file" && i + 1 < args.size()) {
+        Word file = args[i];  // named where the flag is written
+        file.text = args[++i].text;
+        config_files.push_back(std::move(file));
+        continue;
+      }
+      if (t.starts_with("--config-file=")) {
+        Word file = args[i];
+        file.text = std::string(t.substr(14));
+        config_files.push_back(std::move(file));
+        continue;
+      }
+      auto eq = t.find('=');
+      if (eq == std::string_view::npos) continue;
+      std::string_view key = t.substr(0, eq), value = t.substr(eq + 1);
+      std::string path;
+      if (key.starts_with(kTrainer) && key.find('.', kTrainer.size()) == std::string_view::npos &&
+          key != "models.policy_trainer.num_gpu")
+        path = std::string(key.substr(kTrainer.size()));
+      else if (key == "runtime_args.train_global_batch_size")
+        path = "global_batch_size";
+      else if (key == "models.policy.tensor_model_parallel_size" && !policy_gpus_given)
+        path = "rollout_tensor_parallel_size";
+      else if (key == "models.policy.expert_model_parallel_size")
+        path = "rollout_expert_parallel_size";
+      else if (key == "models.policy.pipeline_model_parallel_size")
+        path = "rollout_pipeline_parallel_size";
+      if (!path.empty()) settings.push_back(NamedSetting{path, std::string(value), &args[i], path});
+    }
+    RoleLaunch role;
+    role.settings = read_named_settings(settings);
+    role.settings.config_files = std::move(config_files);
+    return {std::move(role)};
+  }
+
+  // The trainer as ChatLearn starts it, once its GPUs are written (models.policy_trainer.num_gpu, the last
+  // one written; a config file's num_gpu is the template's placeholder: resolve/cross_file).
+  void complete(const LaunchCommand& launch, const RoleLaunch&, RawJob& job) const override {
+    std::vector<Fact> gpus;
+    for (const Word& arg : launch.args) {
+      std::string_view t = arg.text;
+      if (!t.starts_with("models.policy_trainer.num_gpu=")) continue;
+      Fact f;
+      f.key = Key::kWorldSize;
+      f.value = word_value(arg, t.substr(30), KeyType::kInt, false);
+      f.location = arg.location;
+      f.origin = Origin::kOverride;
+      f.spelling = "models.policy_trainer.num_gpu";
+      f.written_at = arg.written_at;
+      gpus.push_back(std::move(f));
+    }
+    if (gpus.empty()) return;
+    job.framework = Framework::kMegatronLM;
+    job.launch = LaunchKind::kNone;  // Ray places one actor per GPU
+    job.description = "ChatLearn policy_trainer (" + std::string(launch.entry) + ", Megatron)";
+    job.driver = Driver::kChatLearn;
+    for (Fact& f : gpus) job.facts.push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const LaunchAdapter& chatlearn_adapter() {
+  static const ChatLearn adapter;
+  return adapter;
+}
+
+}  // namespace parlint

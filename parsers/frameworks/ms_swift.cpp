@@ -1,0 +1,94 @@
+// ms-swift (modelscope/ms-swift @ 3602360a5623). Its Megatron CLI (`megatron sft|pt|rlhf`, or the scripts
+// swift/cli/_megatron/{sft,pt,rlhf}.py) builds Megatron-Core itself (swift/megatron/arguments/
+// megatron_args.py), with the Hugging Face model it converts named by --model. Its other trainers
+// (swift/cli/*.py: Transformers, DeepSpeed, FSDP) are not Megatron and make no job.
+#include <algorithm>
+
+#include "parsers/args/argument_words.h"
+#include "parsers/frameworks/adapters.h"
+
+namespace parlint {
+namespace {
+
+enum class Script { kMegatron, kOther };
+
+// swift/cli/<name>.py or swift.cli.<name>: kMegatron for the trainers of swift/cli/_megatron (pt, sft,
+// rlhf), kOther for the rest; nullopt when not ms-swift's.
+std::optional<Script> swift_script(std::string_view entry, bool module) {
+  std::string path(entry);
+  if (module)
+    std::replace(path.begin(), path.end(), '.', '/');
+  else if (path.ends_with(".py"))
+    path.resize(path.size() - 3);
+  auto at = path.rfind("swift/cli/");
+  if (at == std::string::npos || (at > 0 && path[at - 1] != '/')) return std::nullopt;
+  std::string_view rest = std::string_view(path).substr(at + 10);
+  if (rest == "_megatron/sft" || rest == "_megatron/pt" || rest == "_megatron/rlhf") return Script::kMegatron;
+  return Script::kOther;
+}
+
+// The subcommand a script of the Megatron CLI runs: swift/cli/_megatron/sft.py and swift.cli._megatron.sft
+// both run `sft`.
+std::string subcommand_of(std::string_view entry) {
+  std::string_view name = entry;
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name = name.substr(slash + 1);
+  if (name.ends_with(".py")) name.remove_suffix(3);
+  if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
+  return std::string(name);
+}
+
+class MsSwift final : public LaunchAdapter {
+ public:
+  std::string_view name() const override { return "ms-swift"; }
+
+  bool claims(const LaunchCommand& launch) const override {
+    return launch.program == "megatron" || swift_script(launch.entry, launch.module).has_value();
+  }
+
+  std::vector<RoleLaunch> roles(const LaunchCommand& launch) const override {
+    RoleLaunch job;
+    if (launch.program != "megatron") {
+      if (swift_script(launch.entry, launch.module) != Script::kMegatron) return {};  // not Megatron
+      job.entry = subcommand_of(launch.entry);
+    }
+    job.settings = parse_training_args(launch.args);  // Megatron's flags, snake_case as ms-swift takes them
+    return {std::move(job)};
+  }
+
+  void complete(const LaunchCommand& launch, const RoleLaunch& role, RawJob& job) const override {
+    const auto& args = launch.args;
+    std::string subcommand = role.entry.empty() ? std::string(launch.entry) : role.entry;
+    job.framework = Framework::kUnknown;
+    job.driver = Driver::kMsSwift;
+    job.gpu_entry_point = true;
+    job.description = "ms-swift megatron " + subcommand + " launch";
+    for (std::string_view flag : {"--model_id_or_path", "--model"})
+      if (auto m = last_flag_value(args, flag); m && !m->value->unknown) job.model = m->text;
+    // Its own settings that only look like parallel ones: the rollout's vLLM engine (rlhf_args).
+    std::erase_if(job.unrecognized,
+                  [](const UnrecognizedSetting& u) { return u.spelling.find("vllm_") != std::string::npos; });
+    // GRPO's colocated vLLM runs on the training ranks, in groups of its TP, which must divide them
+    // (swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623).
+    auto mode = last_flag_value(args, "--vllm_mode");
+    auto tp = last_flag_value(args, "--vllm_tensor_parallel_size");
+    if (mode && tp && !mode->value->unknown && mode->text == "colocate") {
+      Fact f;
+      f.key = Key::kRolloutTensorParallelSize;
+      f.value = word_value(*tp->value, tp->text, KeyType::kInt, false);
+      f.location = tp->value->location;
+      f.origin = Origin::kMegatronFlag;
+      f.spelling = "--vllm_tensor_parallel_size";
+      f.written_at = tp->value->written_at;
+      job.facts.push_back(std::move(f));
+    }
+  }
+};
+
+}  // namespace
+
+const LaunchAdapter& ms_swift_adapter() {
+  static const MsSwift adapter;
+  return adapter;
+}
+
+}  // namespace parlint

@@ -1,0 +1,15 @@
+#include "parsers/frameworks/adapters.h"
+
+namespace parlint {
+
+// The first adapter that claims a launch has it. The drivers that name themselves by entry point come
+// first; a Hugging Face trainer is recognised by its arguments, so it is asked after them (ms-swift's
+// Megatron CLI takes --model_name_or_path-like flags of its own) and before slime, whose train.py shares
+// its name with many trainers.
+const LaunchAdapters& framework_adapters() {
+  static const LaunchAdapters adapters({&verl_adapter(), &chatlearn_adapter(), &ms_swift_adapter(),
+                                        &hugging_face_trainer_adapter(), &slime_adapter()});
+  return adapters;
+}
+
+}  // namespace parlint
