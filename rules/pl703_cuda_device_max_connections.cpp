@@ -10,7 +10,7 @@ namespace PARLINT_UNITY_ID {
 
 // The settings this rule reads (RuleInfo::reads).
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kContextParallelSize, Key::kSequenceParallel,
-                          Key::kCudaDeviceMaxConnections};
+                          Key::kCudaDeviceMaxConnections, Key::kChecksCudaDeviceMaxConnections};
 
 constexpr RuleInfo kInfo{"PL703",
                          "cuda-device-max-connections",
@@ -82,7 +82,7 @@ class CudaDeviceMaxConnections final : public Rule {
     if (!megatron_lm_family(job.framework()) || job.launch() == LaunchKind::kNone) return;
     if (!job.gpu_entry_point()) return;  // checkpoint and data tools do not start training
     // The launch runs from a fork whose arguments.py never checks the variable: nothing refuses.
-    if (!job.argument_checks_without_max_connections().empty()) return;
+    if (job.get_bool(Key::kChecksCudaDeviceMaxConnections) == false) return;
     if (!pre_blackwell(job.cluster().gpu)) return;
     auto tp = job.get_int(Key::kTensorModelParallelSize), cp = job.get_int(Key::kContextParallelSize);
     if (!tp || !cp || (*tp <= 1 && *cp <= 1)) return;

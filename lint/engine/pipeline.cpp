@@ -50,8 +50,9 @@ namespace {
 // inherits its values, a launch that reads a config file) names that job and relates it (DESIGN
 // "Findings inherited through calls").
 void name_the_job(Finding& f, const Job& job) {
-  // One of several roles a launch starts (verl's actor, critic, ...): every finding says which.
-  if (!job.role().empty() && f.location.in_file()) {
+  // One of several roles a launch starts (verl's actor, critic, ...), or the launch one branch chose:
+  // every finding says which.
+  if ((!job.role().empty() || !job.branch().empty()) && f.location.in_file()) {
     f.holds_for = job.description();
     f.holds_for_at = {job.path(), {job.range().start, job.range().start}};
     return;

@@ -206,8 +206,11 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
     for (const auto& a : kConfigAliases)
       if (a.spelling == leaf) key = a.key, inverted = a.inverted;
   if (!key) return std::nullopt;
-  // Launch keys are only read where launchers write them; world_size is always derived.
-  if (*key == Key::kWorldSize || is_environment_variable(*key)) return std::nullopt;
+  // Launch keys are only read where launchers write them; world_size is always derived; what a checkout
+  // checks is read from its source, never from a config.
+  if (*key == Key::kWorldSize || *key == Key::kChecksCudaDeviceMaxConnections ||
+      is_environment_variable(*key))
+    return std::nullopt;
   if ((*key == Key::kNodes || *key == Key::kGpusPerNode) && !sections.empty()) return std::nullopt;
 
   KeyMatch m{*key};

@@ -105,6 +105,9 @@ namespace parlint {
   X(kNprocPerNode, "nproc_per_node", kInt)                                                 \
   X(kNnodes, "nnodes", kInt)                                                               \
   X(kWorldSize, "world_size", kInt)                                                        \
+  /* whether the Megatron checkout a launch runs from refuses to start without             \
+     CUDA_DEVICE_MAX_CONNECTIONS=1 (a fork may have dropped the check): false when not */  \
+  X(kChecksCudaDeviceMaxConnections, "checks_cuda_device_max_connections", kBool)          \
   /* environment variables: keep them last (is_environment_variable) */                    \
   X(kCudaDeviceMaxConnections, "CUDA_DEVICE_MAX_CONNECTIONS", kAny)                        \
   X(kNemoHome, "NEMO_HOME", kAny)                                                          \

@@ -99,11 +99,12 @@ struct RawJob {
   // NeMo-RL: the cluster terms the config writes, completed from its parents before the split is made.
   std::optional<ClusterShareTerms> cluster_terms;
   Driver driver = Driver::kNone;  // the post-training framework that builds it, if any
-  // One of several jobs a launch starts (verl's "actor", "critic", "reference"): its findings name it.
+  // One of several jobs a framework builds from one launch or document (verl's "actor", "critic",
+  // "reference"; NeMo-RL's "value model"): its findings name it.
   std::string role;
-  // The Megatron checkout the launching script sits in, when its arguments.py never checks
-  // CUDA_DEVICE_MAX_CONNECTIONS (a fork that dropped the check): that file's path.
-  std::string argument_checks_without_max_connections;
+  // The branch that chose the launch string this job runs ("the branch at line 12 (if ...)"): its
+  // findings name it.
+  std::string branch;
 };
 
 // A name assigned a literal string (shell assignment, export, YAML scalar): where secrets hide.

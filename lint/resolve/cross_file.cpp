@@ -184,7 +184,13 @@ class Resolver {
         unchecked_arguments_ = *path;
     }
     if (unchecked_arguments_.empty()) return;
-    job.argument_checks_without_max_connections = unchecked_arguments_;
+    Fact unchecked;
+    unchecked.key = Key::kChecksCudaDeviceMaxConnections;
+    unchecked.value = Value::boolean(false);
+    unchecked.location = Location{unchecked_arguments_, {}};
+    unchecked.origin = Origin::kFrameworkDefault;
+    unchecked.spelling = unchecked_arguments_ + " (the checkout this script runs from)";
+    job.facts.push_back(std::move(unchecked));
     job.notes.push_back(unchecked_arguments_ +
                         " (the checkout this script runs from) never checks "
                         "CUDA_DEVICE_MAX_CONNECTIONS");

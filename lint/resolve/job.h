@@ -117,10 +117,8 @@ class Job {
   const std::string& entry_script() const { return entry_script_; }
   const std::vector<std::string>& notes() const { return notes_; }
   const std::string& role() const { return role_; }
+  const std::string& branch() const { return branch_; }
   Driver driver() const { return driver_; }
-  // The arguments.py of the Megatron checkout the launch runs from, when it never checks
-  // CUDA_DEVICE_MAX_CONNECTIONS; empty when it does or no checkout was found.
-  const std::string& argument_checks_without_max_connections() const { return no_max_connections_check_; }
 
   // The keys asked for (fact, get_int, get_bool, is_written and what is derived from them) while `log` is
   // set: what a rule reads, checked against the keys it declares (RuleInfo::reads). Null stops recording.
@@ -154,8 +152,8 @@ class Job {
   std::optional<Location> whole_nodes_;
   std::vector<UnrecognizedSetting> unrecognized_;
   std::string entry_script_;
-  std::string no_max_connections_check_;
   std::string role_;
+  std::string branch_;
   Driver driver_ = Driver::kNone;
   std::vector<std::string> notes_;
   bool describes_model_ = false;

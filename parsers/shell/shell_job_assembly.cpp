@@ -240,7 +240,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
   // A launch string one branch chose: the job is that branch's, and its findings say so.
   if (!ctx.branch.empty()) {
     job.description += " when " + ctx.branch + " runs";
-    if (job.role.empty()) job.role = ctx.branch;
+    job.branch = ctx.branch;
   }
   for (Key key : environment_variable_keys())
     if (auto f = env_fact(key, std::string(key_name(key)), env, overlay, ctx))
