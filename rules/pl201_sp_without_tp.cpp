@@ -96,25 +96,6 @@ std::string framework_behaviour(Framework fw) {
   return "Megatron-Core raises \"Cannot use sequence parallelism without tensor parallelism\"";
 }
 
-// Frameworks whose configs write sequence_parallel: true whatever TP they are given, and turn it off at
-// TP 1 themselves: there it is their design, not a mistake.
-bool sp_off_at_tp1_by_design(const Job& job) {
-  switch (job.driver()) {
-    // ROLL's mcore_adapter (mcore_adapter/src/mcore_adapter/models/model_config.py:368-373@8eb27cc2dc34).
-    case Driver::kRoll:
-    // ChatLearn's template, for every TP its launches choose (template/grpo_megatron.yaml@b7af31a972eb).
-    case Driver::kChatLearn:
-    // ms-swift documents the switch as taking effect only with TP > 1
-    // (docs/source_en/Megatron-SWIFT/Command-line-parameters.md:163, megatron_args.py:891-892@3602360a5623).
-    case Driver::kMsSwift:
-      return true;
-    case Driver::kNone:
-    case Driver::kNemoRl:
-      break;
-  }
-  return job.framework() == Framework::kVerl;  // verl/workers/config/engine.py:133-135
-}
-
 class SpWithoutTp final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -124,7 +105,9 @@ class SpWithoutTp final : public Rule {
     auto tp = job.get_int(Key::kTensorModelParallelSize);
     const Fact* sp_fact = job.fact(Key::kSequenceParallel);
     if (!sp || !*sp || !tp || *tp != 1 || !sp_fact->location.in_file()) return;
-    if (sp_off_at_tp1_by_design(job)) return;
+    // A framework whose configs write SP for every TP and turn it off at TP 1 themselves (verl, ROLL,
+    // ChatLearn, ms-swift, as their adapters say): there it is their design, not a mistake.
+    if (job.driver_traits().turns_sp_off_at_tp1) return;
     const Fact* tp_fact = job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = sp_fact->location;

@@ -78,8 +78,11 @@ class TpCommOverlapWithoutSp final : public Rule {
     if (!overlap || overlap->value.as_bool() != true || !overlap->location.in_file()) return;
     Framework fw = job.framework();
     bool megatron_lm = fw == Framework::kMegatronLM;
-    const bool ms_swift = job.driver() == Driver::kMsSwift;
-    if (!megatron_lm && !ms_swift && fw != Framework::kMegatronBridge && fw != Framework::kNemo2) return;
+    // A framework that builds Megatron itself and refuses the setting first (ms-swift), as its adapter says.
+    const DriverTraits& driver = job.driver_traits();
+    const bool refused_by_driver = driver.refuses_tp_comm_overlap_without_sp;
+    if (!megatron_lm && !refused_by_driver && fw != Framework::kMegatronBridge && fw != Framework::kNemo2)
+      return;
     // Only values known to run: written, a recipe's, or a default of a launch whose every flag parlint
     // read (a default could be replaced by a flag hidden in $EXTRA_ARGS).
     auto tp = job.reliable_fact(Key::kTensorModelParallelSize) ? job.get_int(Key::kTensorModelParallelSize)
@@ -101,11 +104,11 @@ class TpCommOverlapWithoutSp final : public Rule {
     const bool tp1 = cause == job.fact(Key::kTensorModelParallelSize);
     Finding f;
     f.location = overlap->location;
-    if (ms_swift) {  // swift/megatron/arguments/megatron_args.py:891-899@3602360a5623
+    if (refused_by_driver) {  // ms-swift: swift/megatron/arguments/megatron_args.py:891-899@3602360a5623
       f.message = fmt::format(
-          "tp_comm_overlap is on but {}; ms-swift raises \"Tensor parallel communication/GEMM overlap can "
+          "tp_comm_overlap is on but {}; {} raises \"Tensor parallel communication/GEMM overlap can "
           "happen only when sequence parallelism is enabled\"{}",
-          why, tp1 ? " (it turns SP off itself when TP = 1)" : "");
+          why, driver.name, tp1 ? " (it turns SP off itself when TP = 1)" : "");
     } else if (megatron_lm) {
       f.message = fmt::format(
           "tp_comm_overlap is on but {}; Megatron-LM asserts \"Tensor parallel communication/GEMM overlap "

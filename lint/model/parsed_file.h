@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lint/model/cluster_share.h"
+#include "lint/model/driver_traits.h"
 #include "lint/model/fact.h"
 #include "lint/model/framework.h"
 #include "lint/model/size_expression.h"
@@ -99,6 +100,7 @@ struct RawJob {
   // NeMo-RL: the cluster terms the config writes, completed from its parents before the split is made.
   std::optional<ClusterShareTerms> cluster_terms;
   Driver driver = Driver::kNone;  // the post-training framework that builds it, if any
+  DriverTraits driver_traits;     // what that framework does with the settings (its adapter says)
   // One of several jobs a framework builds from one launch or document (verl's "actor", "critic",
   // "reference"; NeMo-RL's "value model"): its findings name it.
   std::string role;

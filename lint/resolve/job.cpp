@@ -44,6 +44,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       role_(raw.role),
       branch_(raw.branch),
       driver_(raw.driver),
+      driver_traits_(raw.driver_traits),
       notes_(raw.notes),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()),
       megatron_core_(options.megatron_core),
@@ -380,13 +381,9 @@ void Job::apply_defaults(const LintOptions& options) {
                      tp ? Value::boolean(*tp > 1) : Value::unknown("on unless TP is 1"),
                      "verl default (on, off at TP 1)"));
   }
-  // ms-swift's MegatronArguments: ETP 1, micro-batch 1, global batch 16
-  // (swift/megatron/arguments/megatron_args.py:482-483, 619@3602360a5623).
-  if (driver_ == Driver::kMsSwift) {
-    for (auto [key, value] : {std::pair{Key::kExpertTensorParallelSize, 1},
-                              std::pair{Key::kMicroBatchSize, 1}, std::pair{Key::kGlobalBatchSize, 16}})
-      if (!fact(key)) set(default_fact(key, Value::integer(value), "ms-swift default"));
-  }
+  // The defaults of a framework that builds Megatron itself, as its adapter gives them.
+  for (const DriverDefault& d : driver_traits_.defaults)
+    if (!fact(d.key)) set(default_fact(d.key, Value::integer(d.value), d.label));
   default_to(Key::kSequenceParallel, Value::boolean(false));
   default_to(Key::kAccountForEmbeddingInPipelineSplit, Value::boolean(false));
   default_to(Key::kAccountForLossInPipelineSplit, Value::boolean(false));

@@ -98,6 +98,10 @@ class ChatLearn final : public LaunchAdapter {
     job.launch = LaunchKind::kNone;  // Ray places one actor per GPU
     job.description = "ChatLearn policy_trainer (" + std::string(launch.entry) + ", Megatron)";
     job.driver = Driver::kChatLearn;
+    job.driver_traits.name = "ChatLearn";
+    // Its template writes sequence_parallel: true for every TP its launches choose
+    // (template/grpo_megatron.yaml@b7af31a972eb).
+    job.driver_traits.turns_sp_off_at_tp1 = true;
     for (Fact& f : gpus) job.facts.push_back(std::move(f));
   }
 };

@@ -238,6 +238,10 @@ std::optional<DriverConfig> roll(std::vector<DriverKey>& keys) {
   if (role.empty()) return std::nullopt;
   DriverConfig out{Framework::kUnknown, "ROLL " + role + " (" + strategy + ")", "", "", false, false};
   out.driver = Driver::kRoll;
+  out.traits.name = "ROLL";
+  // ROLL's mcore_adapter turns SP off at TP 1 (mcore_adapter/src/mcore_adapter/models/model_config.py:
+  // 368-373@8eb27cc2dc34).
+  out.traits.turns_sp_off_at_tp1 = true;
   out.from_checkpoint = true;
   for (auto& k : keys) {
     auto& p = *k.path;
@@ -279,6 +283,8 @@ std::optional<DriverConfig> chatlearn(std::vector<DriverKey>& keys) {
   }
   DriverConfig out{Framework::kMegatronLM, "ChatLearn policy_trainer (Megatron)", "", "", false, false};
   out.driver = Driver::kChatLearn;
+  out.traits.name = "ChatLearn";
+  out.traits.turns_sp_off_at_tp1 = true;  // its template's SP for every TP (template/grpo_megatron.yaml)
   const DriverKey* policy_gpus = find(keys, {"models", "policy", "num_gpu"});
   const bool policy_on_trainer_gpus =
       policy_gpus && policy_gpus->scalar == "${models.policy_trainer.num_gpu}";
@@ -335,6 +341,7 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   if (!megatron && !(base_yaml && nemo_rl_sections)) return std::nullopt;
   DriverConfig out{Framework::kMegatronBridge, "NeMo-RL policy (megatron_cfg)", "", "", false, false};
   out.driver = Driver::kNemoRl;
+  out.traits.name = "NeMo-RL";
   if (base_yaml) out.base = defaults->scalar;
   // megatron_cfg.enabled may be switched on by a config that inherits this one, so the keys stay; the
   // switch itself travels with the job (RawJob::megatron_on).
@@ -377,6 +384,14 @@ std::optional<DriverConfig> nemo_rl(std::vector<DriverKey>& keys) {
   return out;
 }
 
+// verl turns sequence parallelism off itself at TP 1 (verl/workers/config/engine.py:133-135@b178a3cd56f5).
+DriverTraits verl_traits() {
+  DriverTraits t;
+  t.name = "verl";
+  t.turns_sp_off_at_tp1 = true;
+  return t;
+}
+
 std::optional<DriverConfig> verl(std::vector<DriverKey>& keys) {
   bool megatron = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
     return starts_with(*k.path, {"actor_rollout_ref", "actor", "megatron"});
@@ -394,6 +409,7 @@ std::optional<DriverConfig> verl(std::vector<DriverKey>& keys) {
                        "",
                        false,
                        !mcore};
+    piece.traits = verl_traits();
     // Megatron-Core fields at the top of an engine config are read as they are; the rest is verl's own.
     for (auto& k : keys) {
       if (mcore && k.path->size() == 1)
@@ -413,6 +429,7 @@ std::optional<DriverConfig> verl(std::vector<DriverKey>& keys) {
   const DriverKey* strategy = find(keys, {"actor_rollout_ref", "actor", "strategy"});
   bool off = strategy && strategy->scalar != "megatron";
   DriverConfig out{Framework::kVerl, "verl actor (actor_rollout_ref.actor.megatron)", "", "", false, false};
+  out.traits = verl_traits();
   if (const DriverKey* m = find(keys, {"actor_rollout_ref", "model", "path"})) out.model = m->scalar;
   for (auto& k : keys) {
     auto& p = *k.path;

@@ -50,6 +50,7 @@ struct DriverConfig {
   std::string world_spelling = {};  // how plan names it: "len(actor_train.device_mapping)"
   bool from_checkpoint = false;     // what the config leaves out comes from the model's checkpoint
   Driver driver = Driver::kNone;    // the post-training framework the config belongs to
+  DriverTraits traits = {};         // what it does with the settings (lint/model/driver_traits.h)
 };
 
 std::optional<DriverConfig> rewrite_driver_keys(std::vector<DriverKey>& keys);

@@ -60,6 +60,16 @@ class MsSwift final : public LaunchAdapter {
     std::string subcommand = role.entry.empty() ? std::string(launch.entry) : role.entry;
     job.framework = Framework::kUnknown;
     job.driver = Driver::kMsSwift;
+    job.driver_traits.name = "ms-swift";
+    // It documents sequence_parallel as taking effect only with TP > 1
+    // (docs/source_en/Megatron-SWIFT/Command-line-parameters.md:163, megatron_args.py:891-892), and raises
+    // on tp_comm_overlap without SP (megatron_args.py:891-899).
+    job.driver_traits.turns_sp_off_at_tp1 = true;
+    job.driver_traits.refuses_tp_comm_overlap_without_sp = true;
+    // MegatronArguments: ETP 1, micro-batch 1, global batch 16 (megatron_args.py:482-483, 619).
+    job.driver_traits.defaults = {{Key::kExpertTensorParallelSize, 1, "ms-swift default"},
+                                  {Key::kMicroBatchSize, 1, "ms-swift default"},
+                                  {Key::kGlobalBatchSize, 16, "ms-swift default"}};
     job.gpu_entry_point = true;
     job.description = "ms-swift megatron " + subcommand + " launch";
     for (std::string_view flag : {"--model_id_or_path", "--model"})

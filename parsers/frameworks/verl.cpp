@@ -288,6 +288,8 @@ class Verl final : public LaunchAdapter {
   bool places_its_workers() const override { return true; }
   void complete(const LaunchCommand& launch, const RoleLaunch& role, RawJob& job) const override {
     job.framework = Framework::kVerl;
+    job.driver_traits.name = "verl";
+    job.driver_traits.turns_sp_off_at_tp1 = true;  // verl/workers/config/engine.py:133-135
     // One driver process; Ray places the workers on trainer.nnodes x trainer.n_gpus_per_node GPUs,
     // counted as a Lightning trainer's are (nnodes 1, weak, when only the GPUs per node are written).
     job.launch = launch.kind == LaunchKind::kPython && role.settings.lightning_trainer

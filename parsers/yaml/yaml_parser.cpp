@@ -294,6 +294,7 @@ class DocumentExtractor {
       }
       job.cluster_split = driver->world_unknown;
       job.driver = driver->driver;
+      job.driver_traits = driver->traits;
       if (driver->world_size) {  // ROLL: the role's devices
         auto at = by_path_.find(driver->world_from);
         Fact f;

@@ -119,6 +119,8 @@ TEST(VerlAdapter, TheActorsModelAndBatchAreTyped) {
   RawJob job;
   verl_adapter().complete(l.command, roles[0], job);
   EXPECT_EQ(job.framework, Framework::kVerl);
+  EXPECT_TRUE(job.driver_traits.turns_sp_off_at_tp1);
+  EXPECT_FALSE(job.driver_traits.refuses_tp_comm_overlap_without_sp);
   EXPECT_EQ(job.description, "verl actor (verl.trainer.main_ppo, Megatron)");
 }
 
@@ -177,6 +179,12 @@ TEST(MsSwiftAdapter, ItsMegatronCliIsAJobAndItsOtherTrainersAreNot) {
   EXPECT_EQ(job.model, "Qwen/Qwen2.5-7B");
   EXPECT_EQ(job.description, "ms-swift megatron sft launch");
   EXPECT_EQ(fact(job, Key::kRolloutTensorParallelSize)->value.as_int(), 4);
+  // What ms-swift does with the settings, for the rules and the job's defaults.
+  EXPECT_EQ(job.driver_traits.name, "ms-swift");
+  EXPECT_TRUE(job.driver_traits.turns_sp_off_at_tp1);
+  EXPECT_TRUE(job.driver_traits.refuses_tp_comm_overlap_without_sp);
+  ASSERT_EQ(job.driver_traits.defaults.size(), 3u);
+  EXPECT_EQ(job.driver_traits.defaults[0].key, Key::kExpertTensorParallelSize);
 
   Launch script("swift/cli/_megatron/rlhf.py", false, "--model x");
   auto script_roles = ms_swift_adapter().roles(script.command);
