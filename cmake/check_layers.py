@@ -56,12 +56,6 @@ ALLOWED = {name: set(may) | {name} for name, _, _, may in LAYERS}
 # Direct includes that still cross a line, while the framework adapters move out of the syntax parsers
 # (issue 41, step 2: the parsers will ask the adapters' registry instead of including them).
 KNOWN_BREAKS = {
-    ("parsers/shell/shell_interpreter.h", "parsers/frameworks/deepspeed_resources.h"):
-        "the shell interpreter reads DeepSpeed's hostfile and --include/--exclude itself",
-    ("parsers/shell/shell_launchers.cpp", "parsers/frameworks/deepspeed_resources.h"):
-        "the deepspeed launcher's resource flags",
-    ("parsers/shell/shell_job_assembly.cpp", "parsers/frameworks/deepspeed_config.h"):
-        "a DeepSpeed JSON config named by --deepspeed_config",
     ("parsers/yaml/yaml_parser.cpp", "parsers/frameworks/driver_configs.h"):
         "NeMo-RL's, ROLL's and FlagScale's documents",
 }

@@ -17,6 +17,21 @@
 
 namespace parlint {
 
+// The files a launch names (a DeepSpeed config), as the parser that read the launch can reach them: a
+// file the script itself wrote (a here-document), else beside the script, else as written.
+class LaunchFiles {
+ public:
+  virtual ~LaunchFiles() = default;
+  // The file's text, or nullopt when it cannot be read; `shown` is how findings and plan name it.
+  virtual std::optional<std::string> read(const std::string& path, std::string& shown) const = 0;
+};
+
+// The file name of an entry point: its last path component (chatlearn/entrypoint.py -> entrypoint.py).
+inline std::string_view entry_file_name(std::string_view entry) {
+  auto slash = entry.rfind('/');
+  return slash == std::string_view::npos ? entry : entry.substr(slash + 1);
+}
+
 // A launch as the parser read it.
 struct LaunchCommand {
   std::string_view program;  // the command that starts it when that command is a framework's own CLI
@@ -24,6 +39,7 @@ struct LaunchCommand {
   bool module = false;       // python -m ENTRY
   LaunchKind kind = LaunchKind::kPython;  // how the parser saw its processes start
   std::span<const Word> args;             // the words after the entry point
+  const LaunchFiles* files = nullptr;     // null: the files it names cannot be read
 };
 
 // One job a framework builds from a launch.

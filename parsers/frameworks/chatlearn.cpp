@@ -14,18 +14,13 @@ namespace {
 
 constexpr std::string_view kTrainer = "models.policy_trainer.";
 
-std::string_view base_name(std::string_view path) {
-  auto slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 class ChatLearn final : public LaunchAdapter {
  public:
   std::string_view name() const override { return "ChatLearn"; }
 
   bool claims(const LaunchCommand& launch) const override {
     const auto& args = launch.args;
-    return base_name(launch.entry) == "entrypoint.py" && !args.empty() && args[0].text == "grpo" &&
+    return entry_file_name(launch.entry) == "entrypoint.py" && !args.empty() && args[0].text == "grpo" &&
            std::any_of(args.begin(), args.end(),
                        [](const Word& a) { return a.text.starts_with("--config-file"); });
   }

@@ -5,10 +5,12 @@ namespace parlint {
 // The first adapter that claims a launch has it. The drivers that name themselves by entry point come
 // first; a Hugging Face trainer is recognised by its arguments, so it is asked after them (ms-swift's
 // Megatron CLI takes --model_name_or_path-like flags of its own) and before slime, whose train.py shares
-// its name with many trainers.
+// its name with many trainers. Megatron-DeepSpeed's launches are Megatron-LM's with a DeepSpeed config:
+// last, so that a trainer of its own with a --deepspeed_config is the other framework's.
 const LaunchAdapters& framework_adapters() {
   static const LaunchAdapters adapters({&verl_adapter(), &chatlearn_adapter(), &ms_swift_adapter(),
-                                        &hugging_face_trainer_adapter(), &slime_adapter()});
+                                        &hugging_face_trainer_adapter(), &slime_adapter(),
+                                        &megatron_deepspeed_adapter()});
   return adapters;
 }
 

@@ -10,11 +10,6 @@
 namespace parlint {
 namespace {
 
-std::string_view base_name(std::string_view path) {
-  auto slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 // slime's training step with --num-steps-per-rollout S: each rollout's --rollout-batch-size R prompts x
 // --n-samples-per-prompt N samples, split into S steps, so the global batch is R x N // S; a
 // --global-batch-size written beside it must equal that (slime/utils/arguments.py:1972-1980@624b824a898a).
@@ -64,7 +59,7 @@ class Slime final : public LaunchAdapter {
   std::string_view name() const override { return "slime"; }
 
   bool claims(const LaunchCommand& launch) const override {
-    std::string_view script = base_name(launch.entry);
+    std::string_view script = entry_file_name(launch.entry);
     if (script != "train.py" && script != "train_async.py") return false;
     return std::any_of(launch.args.begin(), launch.args.end(), [](const Word& a) {
       std::string_view t = a.text;

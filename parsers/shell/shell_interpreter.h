@@ -26,10 +26,10 @@
 #include "lint/model/source_text.h"
 #include "lint/model/word.h"
 #include "lint/model/work_budget.h"
+#include "parsers/args/deepspeed_resources.h"
 #include "parsers/args/launch_adapter.h"
 #include "parsers/args/slurm_options.h"
 #include "parsers/args/training_args.h"
-#include "parsers/frameworks/deepspeed_resources.h"
 #include "parsers/shell/shell_syntax_check.h"
 #include "parsers/shell/shell_text.h"
 #include "parsers/shell/shell_variables.h"
@@ -451,7 +451,7 @@ class ShellParser {
 
   // A file a launch names (a hostfile, a DeepSpeed config): where the launch runs is not known, so it is
   // looked up next to the script, then as written. `found` is the path read.
-  std::optional<std::string> read_beside_script(const std::string& path, std::string& found);
+  std::optional<std::string> read_beside_script(const std::string& path, std::string& found) const;
 
   // mpirun -np N [-N per-node] cmd: MPI starts the ranks itself, like srun.
   void mpirun(std::vector<ShellText>& w, std::size_t i, const Location& where, const Redirects& redirects,
@@ -467,9 +467,12 @@ class ShellParser {
 
   // A training run, not a CPU helper (tools/preprocess_data.py, MLPerf's log and mount checkers): a
   // distributed launcher, training settings among the arguments, or a training entry point's name.
-  // --deepspeed_config FILE: a file the script wrote from a here-document, else the file next to the
-  // script (or as written).
-  void deepspeed_config(const std::vector<Word>& args, RawJob& job);
+  // The files a launch names, as the framework adapters read them.
+  struct ScriptFiles final : LaunchFiles {
+    explicit ScriptFiles(const ShellParser& p) : parser(p) {}
+    std::optional<std::string> read(const std::string& path, std::string& shown) const override;
+    const ShellParser& parser;
+  };
 
   static bool training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta);
   static std::string command_output_reason(std::string_view text);

@@ -7,7 +7,6 @@
 #include <charconv>
 
 #include "parsers/args/argument_words.h"
-#include "parsers/frameworks/deepspeed_config.h"
 #include "parsers/yaml/yaml_parser.h"
 
 namespace parlint::shell {
@@ -43,43 +42,17 @@ std::optional<Fact> ShellParser::env_fact(Key key, const std::string& name, Env&
 
 // A training run, not a CPU helper (tools/preprocess_data.py, MLPerf's log and mount checkers): a
 // distributed launcher, training settings among the arguments, or a training entry point's name.
-// --deepspeed_config FILE: a file the script wrote from a here-document, else the file next to the
-// script (or as written).
-void ShellParser::deepspeed_config(const std::vector<Word>& args, RawJob& job) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view t = args[i].text;
-    std::string name(t.substr(0, t.find('=')));
-    if (name != "--deepspeed_config" && name != "--deepspeed-config") continue;
-    const Word* value = t.find('=') != std::string_view::npos ? &args[i]
-                        : i + 1 < args.size()                 ? &args[i + 1]
-                                                              : nullptr;
-    if (!value || value->unknown) {
-      job.notes.push_back(
-          "the DeepSpeed config is known only at run time; its ZeRO stage and batch sizes are unknown");
-      return;
-    }
-    std::string path = value == &args[i] ? std::string(t.substr(t.find('=') + 1)) : value->text;
-    std::optional<std::string> text;
-    std::string shown = path;
-    if (auto it = written_files_.find(path); it != written_files_.end()) {
-      // Values filled in at run time become '?', which deepspeed_config_facts reads as unknown.
-      std::string body = it->second.text;
-      std::replace(body.begin(), body.end(), kUnknownByte, '?');
-      text = std::move(body);
-      shown += " (written by this script)";
-    } else {
-      std::string found;
-      text = read_beside_script(path, found);
-    }
-    if (!text) {
-      job.notes.push_back("the DeepSpeed config " + path +
-                          " was not found; its ZeRO stage and batch sizes are unknown");
-      return;
-    }
-    for (auto& f : deepspeed_config_facts(*text, value->location, shown)) job.facts.push_back(std::move(f));
-    job.notes.push_back("read the DeepSpeed config " + shown);
-    return;
+// The files a launch names: a file the script wrote from a here-document (values filled in at run time
+// become '?', which readers take as unknown), else the file next to the script, else as written.
+std::optional<std::string> ShellParser::ScriptFiles::read(const std::string& path, std::string& shown) const {
+  if (auto it = parser.written_files_.find(path); it != parser.written_files_.end()) {
+    std::string body = it->second.text;
+    std::replace(body.begin(), body.end(), kUnknownByte, '?');
+    shown += " (written by this script)";
+    return body;
   }
+  std::string found;
+  return parser.read_beside_script(path, found);
 }
 
 bool ShellParser::training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta) {
@@ -134,7 +107,8 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
   for (std::size_t k = l.entry + 1; k < w.size(); ++k) args.push_back(to_word(w[k]));
   // A framework that drives Megatron-Core its own way (parsers/frameworks) builds its jobs from the
   // launch: one per role, or none when it runs no Megatron.
-  LaunchCommand command{l.program, entry, l.module, l.kind, args};
+  ScriptFiles files{*this};
+  LaunchCommand command{l.program, entry, l.module, l.kind, args, &files};
   if (const LaunchAdapter* adapter = adapters_.claimant(command)) {
     for (RoleLaunch& role : adapter->roles(command))
       emit_job(l, w, where, env, overlay, ctx, args, std::move(role), adapter);
@@ -226,9 +200,9 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     job.facts.push_back(std::move(f));
   }
   job.unrecognized = std::move(ta.unrecognized);
+  ScriptFiles files{*this};
   if (adapter)
-    adapter->complete(LaunchCommand{l.program, w[l.entry].text, l.module, l.kind, args}, role, job);
-  if (job.framework == Framework::kMegatronDeepSpeed) deepspeed_config(args, job);
+    adapter->complete(LaunchCommand{l.program, w[l.entry].text, l.module, l.kind, args, &files}, role, job);
   for (auto c : ta.conflicts) job.conflicts.push_back(std::move(c));
   if (!role.role.empty()) {
     job.role = role.role;

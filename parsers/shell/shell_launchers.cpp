@@ -6,7 +6,7 @@
 #include <charconv>
 
 #include <filesystem>
-#include "parsers/frameworks/deepspeed_resources.h"
+#include "parsers/args/deepspeed_resources.h"
 
 namespace parlint::shell {
 
@@ -235,7 +235,8 @@ std::optional<std::vector<DeepspeedHost>> ShellParser::read_deepspeed_hostfile(c
 
 // A file a launch names (a hostfile, a DeepSpeed config): where the launch runs is not known, so it is
 // looked up next to the script, then as written. `found` is the path read.
-std::optional<std::string> ShellParser::read_beside_script(const std::string& path, std::string& found) {
+std::optional<std::string> ShellParser::read_beside_script(const std::string& path,
+                                                           std::string& found) const {
   namespace fs = std::filesystem;
   fs::path p(path);
   std::vector<fs::path> candidates;

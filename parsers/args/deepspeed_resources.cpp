@@ -1,4 +1,4 @@
-#include "parsers/frameworks/deepspeed_resources.h"
+#include "parsers/args/deepspeed_resources.h"
 
 #include <algorithm>
 #include <cctype>

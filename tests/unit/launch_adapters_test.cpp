@@ -2,6 +2,7 @@
 // from them and what it adds to each, read from typed settings.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 #include "parsers/frameworks/adapters.h"
@@ -203,6 +204,43 @@ TEST(HuggingFaceTrainerAdapter, ClaimsTrainerScriptsWithoutMegatronSizes) {
   Launch megatron("train.py", false, "--gradient_accumulation_steps 4 --tensor-model-parallel-size 2");
   EXPECT_FALSE(hugging_face_trainer_adapter().claims(megatron.command));
   EXPECT_EQ(framework_adapters().claimant(megatron.command), nullptr);
+}
+
+// The files a launch names, from memory.
+struct FilesInMemory final : LaunchFiles {
+  std::map<std::string, std::string> files;
+  std::optional<std::string> read(const std::string& path, std::string&) const override {
+    auto it = files.find(path);
+    return it == files.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+};
+
+TEST(MegatronDeepSpeedAdapter, ReadsTheDeepSpeedConfigOfAMegatronDeepSpeedLaunch) {
+  FilesInMemory files;
+  files.files["ds.json"] = R"({"train_batch_size": 256, "zero_optimization": {"stage": 1}})";
+  Launch l("pretrain_gpt.py", false, "--deepspeed --deepspeed_config ds.json --tensor-model-parallel-size 2");
+  l.command.files = &files;
+  ASSERT_EQ(framework_adapters().claimant(l.command), &megatron_deepspeed_adapter());
+  auto roles = megatron_deepspeed_adapter().roles(l.command);
+  ASSERT_EQ(roles.size(), 1u);
+  RawJob job;
+  job.framework = Framework::kMegatronDeepSpeed;  // as the launch's --deepspeed makes it
+  megatron_deepspeed_adapter().complete(l.command, roles[0], job);
+  const Fact* gbs = fact(job, Key::kGlobalBatchSize);
+  ASSERT_NE(gbs, nullptr);
+  EXPECT_EQ(gbs->value.as_int(), 256);
+  // Not Megatron-DeepSpeed's (no --deepspeed): the config is not its to read.
+  RawJob other;
+  megatron_deepspeed_adapter().complete(l.command, roles[0], other);
+  EXPECT_TRUE(other.facts.empty());
+  // A config it cannot read: unknown, and plan says so.
+  Launch missing("pretrain_gpt.py", false, "--deepspeed --deepspeed_config gone.json");
+  missing.command.files = &files;
+  RawJob m;
+  m.framework = Framework::kMegatronDeepSpeed;
+  megatron_deepspeed_adapter().complete(missing.command, roles[0], m);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("was not found"), std::string::npos);
 }
 
 }  // namespace
