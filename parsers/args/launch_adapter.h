@@ -54,6 +54,17 @@ struct RoleLaunch {
   std::string entry;          // the entry point as the framework runs it, when not as written ("sft")
 };
 
+// A framework's own command that starts the ranks the way torchrun does (ms-swift's `megatron sft`): the
+// shell reads it as a launcher whose process counts come from two environment variables.
+struct RankLauncher {
+  std::string_view program;                   // "megatron"
+  std::vector<std::string_view> subcommands;  // the ones that train ("sft", "pt", "rlhf")
+  std::string_view nproc_variable;            // "NPROC_PER_NODE": processes per node
+  std::string_view nnodes_variable;           // "NNODES": nodes
+  std::string_view without_nproc;             // what runs when only the node count is set here
+  std::string_view without_either;            // what runs when neither is set here
+};
+
 class LaunchAdapter {
  public:
   virtual ~LaunchAdapter() = default;
@@ -69,6 +80,8 @@ class LaunchAdapter {
   // The framework's part of a job the parser has assembled from a role: framework, launch kind, world,
   // defaults, description, notes.
   virtual void complete(const LaunchCommand& launch, const RoleLaunch& role, RawJob& job) const = 0;
+  // The framework's own command that starts ranks, if it has one.
+  virtual const RankLauncher* rank_launcher() const { return nullptr; }
 };
 
 // The adapters a parser asks, in the order they are asked: the first that claims a launch has it.
@@ -82,6 +95,12 @@ class LaunchAdapters {
     return nullptr;
   }
   std::span<const LaunchAdapter* const> all() const { return adapters_; }
+  // The framework command named `program` that starts ranks; null when no adapter has one.
+  const RankLauncher* rank_launcher(std::string_view program) const {
+    for (const LaunchAdapter* a : adapters_)
+      if (const RankLauncher* r = a->rank_launcher(); r && r->program == program) return r;
+    return nullptr;
+  }
 
  private:
   std::vector<const LaunchAdapter*> adapters_;

@@ -42,17 +42,33 @@ class MsSwift final : public LaunchAdapter {
   std::string_view name() const override { return "ms-swift"; }
 
   bool claims(const LaunchCommand& launch) const override {
-    return launch.program == "megatron" || swift_script(launch.entry, launch.module).has_value();
+    return launch.program == rank_launcher()->program ||
+           swift_script(launch.entry, launch.module).has_value();
   }
 
   std::vector<RoleLaunch> roles(const LaunchCommand& launch) const override {
     RoleLaunch job;
-    if (launch.program != "megatron") {
+    if (launch.program != rank_launcher()->program) {
       if (swift_script(launch.entry, launch.module) != Script::kMegatron) return {};  // not Megatron
       job.entry = subcommand_of(launch.entry);
     }
     job.settings = parse_training_args(launch.args);  // Megatron's flags, snake_case as ms-swift takes them
     return {std::move(job)};
+  }
+
+  // `megatron sft|pt|rlhf ARGS` runs torch.distributed.run --nproc_per_node $NPROC_PER_NODE --nnodes
+  // $NNODES when either variable is set, else one process (swift/cli/main.py:30-35, 74-103); `megatron
+  // export` converts checkpoints.
+  const RankLauncher* rank_launcher() const override {
+    static const RankLauncher cli{
+        "megatron",
+        {"sft", "pt", "rlhf"},
+        "NPROC_PER_NODE",
+        "NNODES",
+        "NPROC_PER_NODE is not set here (torchrun then starts 1 per node, unless the environment sets it)",
+        "NPROC_PER_NODE and NNODES are not set here (ms-swift then runs one process, unless the environment "
+        "sets them)"};
+    return &cli;
   }
 
   void complete(const LaunchCommand& launch, const RoleLaunch& role, RawJob& job) const override {

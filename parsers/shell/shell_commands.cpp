@@ -139,7 +139,7 @@ const std::map<std::string, ShellParser::CommandHandler, std::less<>>& ShellPars
         {"read", &ShellParser::read_builtin},         {"set", &ShellParser::set_builtin},
         {"torchrun", &ShellParser::torchrun_command}, {"deepspeed", &ShellParser::deepspeed_command},
         {"mpirun", &ShellParser::mpirun_command},     {"mpiexec", &ShellParser::mpirun_command},
-        {"ray", &ShellParser::ray_command},           {"megatron", &ShellParser::megatron_command},
+        {"ray", &ShellParser::ray_command},
     };
     for (const auto& name : kSimpleWrappers) t.emplace(name, &ShellParser::simple_wrapper);
     for (const auto& name : kScanWrappers) t.emplace(name, &ShellParser::scan_wrapper);
@@ -148,8 +148,8 @@ const std::map<std::string, ShellParser::CommandHandler, std::less<>>& ShellPars
   return table;
 }
 
-bool ShellParser::handled_command(std::string_view name) {
-  return command_table().contains(name) || is_python(name);
+bool ShellParser::handled_command(std::string_view name) const {
+  return command_table().contains(name) || is_python(name) || adapters_.rank_launcher(name);
 }
 
 void ShellParser::handle_words(std::vector<ShellText>& w, std::size_t i, const Location& where,
@@ -176,10 +176,11 @@ void ShellParser::handle_words(std::vector<ShellText>& w, std::size_t i, const L
   CommandWords c{w, i, where, redirects, env, overlay, ctx};
   if (auto it = command_table().find(name); it != command_table().end()) return (this->*(it->second))(c);
   if (is_python(name)) return python(w, i + 1, where, env, overlay, ctx);
+  if (const RankLauncher* launcher = adapters_.rank_launcher(name)) return framework_launcher(c, *launcher);
 }
 
 // ray job submit [options] -- command: Ray runs the command as the job's driver, which starts its
-// workers on the Ray cluster itself (slime's --actor-num-nodes, verl's trainer.nnodes say how many).
+// workers on the Ray cluster itself (how many is the driver's own setting, read by its framework adapter).
 // The variables of --runtime-env-json's env_vars are the workers' environment.
 void ShellParser::ray_command(const CommandWords& c) {
   if (c.i + 2 >= c.w.size() || c.w[c.i + 1].text != "job" || c.w[c.i + 2].text != "submit") return;
@@ -338,31 +339,28 @@ void ShellParser::torchrun_command(const CommandWords& c) {
   torchrun(c.w, c.i + 1, c.where, c.env, c.overlay, c.ctx);
 }
 
-// ms-swift's Megatron CLI (modelscope/ms-swift @ 3602360a5623): `megatron sft|pt|rlhf ARGS` runs
-// torch.distributed.run --nproc_per_node $NPROC_PER_NODE --nnodes $NNODES when either variable is set,
-// else one process (swift/cli/main.py:30-35, 74-103). `megatron export` converts checkpoints.
-void ShellParser::megatron_command(const CommandWords& c) {
+// A framework's own command that starts ranks (parsers/frameworks: LaunchAdapter::rank_launcher): its
+// training subcommands start them as torchrun would, with the counts its environment variables give.
+void ShellParser::framework_launcher(const CommandWords& c, const RankLauncher& launcher) {
   if (c.i + 1 >= c.w.size()) return;
   const std::string& sub = c.w[c.i + 1].text;
-  if (sub != "sft" && sub != "pt" && sub != "rlhf") return;
+  if (std::find(launcher.subcommands.begin(), launcher.subcommands.end(), sub) == launcher.subcommands.end())
+    return;
   Launch l;
   l.kind = LaunchKind::kTorchrun;
   l.entry = c.i + 1;
-  l.program = "megatron";
+  l.program = std::string(launcher.program);
   // The two variables as the launch's environment holds them (its prefix, or exported).
-  auto nproc = env_fact(Key::kNprocPerNode, "NPROC_PER_NODE", c.env, c.overlay, c.ctx);
-  auto nnodes = env_fact(Key::kNnodes, "NNODES", c.env, c.overlay, c.ctx);
+  auto nproc = env_fact(Key::kNprocPerNode, std::string(launcher.nproc_variable), c.env, c.overlay, c.ctx);
+  auto nnodes = env_fact(Key::kNnodes, std::string(launcher.nnodes_variable), c.env, c.overlay, c.ctx);
   if (nproc) {
     l.launcher_facts.push_back(std::move(*nproc));
   } else {
     Fact f;
     f.key = Key::kNprocPerNode;
-    f.value = Value::unknown(nnodes ? "NPROC_PER_NODE is not set here (torchrun then starts 1 per node, "
-                                      "unless the environment sets it)"
-                                    : "NPROC_PER_NODE and NNODES are not set here (ms-swift then runs one "
-                                      "process, unless the environment sets them)");
+    f.value = Value::unknown(std::string(nnodes ? launcher.without_nproc : launcher.without_either));
     f.origin = Origin::kEnv;
-    f.spelling = "NPROC_PER_NODE";
+    f.spelling = std::string(launcher.nproc_variable);
     l.launcher_facts.push_back(std::move(f));
   }
   if (nnodes) l.launcher_facts.push_back(std::move(*nnodes));

@@ -392,7 +392,7 @@ class ShellParser {
   };
   using CommandHandler = void (ShellParser::*)(const CommandWords&);
   static const std::map<std::string, CommandHandler, std::less<>>& command_table();
-  static bool handled_command(std::string_view name);
+  bool handled_command(std::string_view name) const;
   void run_rest(const CommandWords& c, std::size_t k, Context& ctx);
   std::vector<Word> words_after(const CommandWords& c) const;
   void srun_command(const CommandWords& c);
@@ -406,7 +406,7 @@ class ShellParser {
   void simple_wrapper(const CommandWords& c);
   void scan_wrapper(const CommandWords& c);
   void torchrun_command(const CommandWords& c);
-  void megatron_command(const CommandWords& c);
+  void framework_launcher(const CommandWords& c, const RankLauncher& launcher);
   void deepspeed_command(const CommandWords& c);
   void mpirun_command(const CommandWords& c);
   void ray_command(const CommandWords& c);

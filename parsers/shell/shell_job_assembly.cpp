@@ -122,7 +122,7 @@ void ShellParser::emit(const Launch& l, std::vector<ShellText>& w, const Locatio
 void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env,
                            Env& overlay, Context& ctx, const std::vector<Word>& args, RoleLaunch role,
                            const LaunchAdapter* adapter) {
-  // The entry point as the framework runs it (ms-swift's swift/cli/_megatron/sft.py runs `sft`).
+  // The entry point as the framework that claims the launch runs it (a CLI script may run a subcommand).
   std::string entry = role.entry.empty() ? w[l.entry].text : role.entry;
   const bool own_workers = adapter && adapter->places_its_workers();
   TrainingArgs& ta = role.settings;

@@ -196,6 +196,14 @@ TEST(MsSwiftAdapter, ItsMegatronCliIsAJobAndItsOtherTrainersAreNot) {
   EXPECT_TRUE(ms_swift_adapter().roles(other.command).empty());
 }
 
+TEST(MsSwiftAdapter, ItsCliIsARankLauncherTheShellAsksFor) {
+  const RankLauncher* cli = framework_adapters().rank_launcher("megatron");
+  ASSERT_NE(cli, nullptr);
+  EXPECT_EQ(cli->nproc_variable, "NPROC_PER_NODE");
+  EXPECT_EQ(cli->subcommands, (std::vector<std::string_view>{"sft", "pt", "rlhf"}));
+  EXPECT_EQ(framework_adapters().rank_launcher("torchrun"), nullptr);  // the shell's own launcher
+}
+
 TEST(HuggingFaceTrainerAdapter, ClaimsTrainerScriptsWithoutMegatronSizes) {
   Launch hf("train.py", false,
             "--model_name_or_path gpt2 --per_device_train_batch_size 4 --tensor_parallel_size 2");
