@@ -16,6 +16,7 @@
 #include "lint/model/source_text.h"
 #include "lint/reporters/reporter.h"
 #include "lint/resolve/job.h"
+#include "parsers/frameworks/adapters.h"
 #include "parsers/python/python_parser.h"
 #include "parsers/shell/shell_parser.h"
 #include "parsers/tree_sitter/tree_sitter_languages.h"
@@ -88,7 +89,8 @@ void extract(benchmark::State& state, const std::vector<CorpusFile>& files, Pars
   state.SetBytesProcessed(state.iterations() * bytes_of(files));
 }
 void BM_Extract_Shell(benchmark::State& s) {
-  extract(s, corpus().shell, [](std::string_view p, const SourceText& t) { return parse_shell(p, t); });
+  extract(s, corpus().shell,
+          [](std::string_view p, const SourceText& t) { return parse_shell(p, t, framework_adapters()); });
 }
 void BM_Extract_Python(benchmark::State& s) {
   extract(s, corpus().python, [](std::string_view p, const SourceText& t) { return parse_python(p, t); });
@@ -109,7 +111,7 @@ void BM_ResolveAndRules(benchmark::State& state) {
       const SourceText& s = sources[k++];
       parsed.push_back(f.path.ends_with(".yaml") ? parse_yaml(f.path, s)
                        : f.path.ends_with(".py") ? parse_python(f.path, s)
-                                                 : parse_shell(f.path, s));
+                                                 : parse_shell(f.path, s, framework_adapters()));
     }
   LintOptions options;
   std::size_t findings = 0;
