@@ -5,7 +5,8 @@ A file's layer is its folder; nothing else says where a file belongs. Data flows
 may include only itself and the layers below it in LAYERS (the table docs/contributing.md prints):
 
   model       lint/model/          facts, values, keys, locations, source text, the file reader
-  parsers     parsers/<syntax>/    shell/, python/, yaml/, args/, tree_sitter/: text -> facts
+  parsers     parsers/<syntax>/    shell/, python/, yaml/, args/, tree_sitter/: text -> facts; adapter/:
+                                   the interfaces through which they hand launches and documents on
   frameworks  parsers/frameworks/  one adapter per framework: launches and documents -> role jobs
   knowledge   lint/knowledge/      tables, mesh math, rank and pipeline layouts, catalogues
   resolve     lint/resolve/        jobs: precedence, cross-file, framework defaults, derived views
@@ -32,8 +33,10 @@ import sys
 LAYERS = [
     ("model", ["lint/model"], "facts, values, keys and aliases, locations, source text, the file reader",
      []),
-    ("parsers", ["parsers/shell", "parsers/python", "parsers/yaml", "parsers/args", "parsers/tree_sitter"],
-     "one parser per syntax: source text -> facts", ["model"]),
+    ("parsers", ["parsers/shell", "parsers/python", "parsers/yaml", "parsers/args", "parsers/tree_sitter",
+                 "parsers/adapter"],
+     "one parser per syntax: source text -> facts; adapter/: the interfaces the parsers hand launches and "
+     "documents through to the framework adapters", ["model"]),
     ("frameworks", ["parsers/frameworks"],
      "one adapter per framework: a launch or a document -> role jobs of typed facts", ["model", "parsers"]),
     ("knowledge", ["lint/knowledge"],
@@ -53,11 +56,8 @@ LAYERS = [
 ]
 ALLOWED = {name: set(may) | {name} for name, _, _, may in LAYERS}
 
-# Direct includes that still cross a line, while the framework adapters move out of the syntax parsers
-# (issue 41, step 2: the parsers will ask the adapters' registry instead of including them).
+# Direct includes that still cross a line while a move is under way (each with its reason).
 KNOWN_BREAKS = {
-    ("parsers/yaml/yaml_parser.cpp", "parsers/frameworks/driver_configs.h"):
-        "NeMo-RL's, ROLL's and FlagScale's documents",
 }
 
 SOURCE_TOPS = ("lint", "parsers", "rules")

@@ -128,7 +128,7 @@ class BatchDivisibility final : public Rule {
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
-    // Only actor_train carries a batch: rollout_batch_size (driver_configs.cpp).
+    // Only actor_train carries a batch: rollout_batch_size (parsers/frameworks/roll.cpp).
     if (gbs && job.driver() == Driver::kRoll) return roll_rollout_batch(job, *gbs, out);
     if (gbs && slime_step_batch(job, *gbs, out)) return;
     if (!gbs || !mbs || *mbs <= 0) return;

@@ -203,7 +203,7 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
   }
   switch (file_kind(path, source.text().substr(0, 4096))) {
     case FileKind::kYaml:
-      parsed = parse_yaml(path, source, &work);
+      parsed = parse_yaml(path, source, framework_documents(), &work);
       resolve_referenced_files(parsed, reader,
                                &work);  // configs it inherits (NeMo-RL `defaults: parent.yaml`)
       // A driver config that (with what it inherits) runs another backend has no Megatron job.

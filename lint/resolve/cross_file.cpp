@@ -14,7 +14,8 @@
 #include "lint/model/source_files.h"
 #include "lint/model/source_text.h"
 #include "parsers/args/argparse_flags.h"
-#include "parsers/frameworks/driver_configs.h"
+#include "parsers/frameworks/adapters.h"
+#include "parsers/frameworks/nemo_rl.h"
 #include "parsers/python/python_parser.h"
 #include "parsers/yaml/yaml_parser.h"
 
@@ -110,8 +111,8 @@ class Resolver {
     if (it != cache_.end()) return &it->second.parsed;
     Loaded l;
     l.source = std::make_unique<SourceText>(reader_.read(path).value_or(""));
-    l.parsed =
-        python ? parse_python(path, *l.source, reader_, budget_) : parse_yaml(path, *l.source, budget_);
+    l.parsed = python ? parse_python(path, *l.source, reader_, budget_)
+                      : parse_yaml(path, *l.source, framework_documents(), budget_);
     return &cache_.emplace(path, std::move(l)).first->second.parsed;
   }
 

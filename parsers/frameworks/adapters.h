@@ -1,7 +1,9 @@
 #pragma once
-// The framework adapters of launches, one file each (parsers/frameworks/<framework>.cpp), and the registry
-// the parsers are given. Adding a framework: its file, a line here and a line in registry.cpp.
-#include "parsers/args/launch_adapter.h"
+// The framework adapters, one file per framework (parsers/frameworks/<framework>.cpp), of launches and of
+// documents, and the registries the parsers are given. Adding a framework: its file, its line here and in
+// registry.cpp.
+#include "parsers/adapter/document_adapter.h"
+#include "parsers/adapter/launch_adapter.h"
 
 namespace parlint {
 
@@ -14,5 +16,15 @@ const LaunchAdapter& megatron_deepspeed_adapter();    // megatron_deepspeed.cpp
 
 // Every launch adapter, in the order they are asked (registry.cpp).
 const LaunchAdapters& framework_adapters();
+
+const DocumentAdapter& nemo_rl_adapter();           // nemo_rl.cpp
+const DocumentAdapter& verl_config_adapter();       // verl.cpp
+const DocumentAdapter& roll_adapter();              // roll.cpp
+const DocumentAdapter& chatlearn_config_adapter();  // chatlearn.cpp
+const DocumentAdapter& gpt_neox_adapter();          // gpt_neox.cpp
+const DocumentAdapter& flagscale_adapter();         // flagscale.cpp
+
+// Every document adapter, in the order they are asked (registry.cpp).
+const DocumentAdapters& framework_documents();
 
 }  // namespace parlint

@@ -2,15 +2,18 @@
 // key=value ...` (chatlearn/entrypoint.py:89-103). Its GRPO trainer (models.policy_trainer) is Megatron-LM
 // on models.policy_trainer.num_gpu GPUs, Ray placing one actor per GPU; the rollout (models.policy) shares
 // them unless the launch gives it its own. The config file, read below the overrides (resolve/cross_file),
-// gives the rest.
+// gives the rest; read alone, it is the trainer's model (models.policy_trainer).
 #include <algorithm>
 
 #include "parsers/args/argument_words.h"
 #include "parsers/args/named_settings.h"
 #include "parsers/frameworks/adapters.h"
+#include "parsers/frameworks/document_keys.h"
 
 namespace parlint {
 namespace {
+
+using namespace document_keys;
 
 constexpr std::string_view kTrainer = "models.policy_trainer.";
 
@@ -101,7 +104,72 @@ class ChatLearn final : public LaunchAdapter {
   }
 };
 
+// ChatLearn (alibaba/ChatLearn @ b7af31a972eb): the GRPO trainer's model (models.policy_trainer), on
+// models.policy_trainer.num_gpu GPUs (one replica: configs/megatron_config.py:352-366). ChatLearn hands
+// the fields to Megatron-LM's parse_args and initialize_megatron (models/megatron_module.py:69-110), so
+// Megatron-LM's checks apply; the model's dimensions come from its checkpoint.
+class ChatLearnConfig final : public DocumentAdapter {
+ public:
+  std::string_view name() const override { return "ChatLearn"; }
+  std::optional<DriverConfig> read(std::vector<DriverKey>& keys) const override {
+    bool trainer = false;
+    const DriverKey* backend = nullptr;
+    for (const auto& k : keys) {
+      if (starts_with(*k.path, {"models", "policy_trainer"})) trainer = true;
+      if (*k.path == std::vector<std::string>{"runtime_args", "train_backend"}) backend = &k;
+    }
+    bool runtime = std::any_of(keys.begin(), keys.end(),
+                               [](const DriverKey& k) { return starts_with(*k.path, {"runtime_args"}); });
+    if (!trainer || !runtime) return std::nullopt;
+    if (backend && backend->scalar != "megatron") {
+      for (auto& k : keys) k.own_key = true;  // the FSDP back end
+      return DriverConfig{
+          Framework::kMegatronLM, "ChatLearn policy_trainer (not Megatron)", "", "", false, true};
+    }
+    DriverConfig out{Framework::kMegatronLM, "ChatLearn policy_trainer (Megatron)", "", "", false, false};
+    out.driver = Driver::kChatLearn;
+    out.traits.name = "ChatLearn";
+    out.traits.turns_sp_off_at_tp1 = true;  // its template's SP for every TP (template/grpo_megatron.yaml)
+    const DriverKey* policy_gpus = find(keys, {"models", "policy", "num_gpu"});
+    const bool policy_on_trainer_gpus =
+        policy_gpus && policy_gpus->scalar == "${models.policy_trainer.num_gpu}";
+    out.from_checkpoint = true;
+    for (auto& k : keys) {
+      const auto& p = *k.path;
+      if (p.size() == 3 && p[0] == "models" && p[1] == "policy_trainer" && p[2] == "num_gpu") {
+        // A config file's GPU count is its template's placeholder (template/grpo_megatron.yaml: 1): the
+        // launch gives the real one (models.policy_trainer.num_gpu=...), so the file alone has none.
+        k.own_key = true;
+      } else if (p.size() == 3 && p[0] == "models" && p[1] == "policy_trainer") {
+        read_under(k, 2, {"model"});
+        k.quiet = true;  // ChatLearn's own switches (trainable, packing, ...) sit beside Megatron's fields
+      } else if (p == std::vector<std::string>{"runtime_args", "train_global_batch_size"}) {
+        k.read_as = {"train", "global_batch_size"};
+      } else if (p == std::vector<std::string>{"models", "policy", "tensor_model_parallel_size"} &&
+                 policy_on_trainer_gpus) {
+        // The rollout engine on the trainer's GPUs (models.policy.num_gpu: ${models.policy_trainer.num_gpu}).
+        k.read_as = {"model", "rollout_tensor_parallel_size"};
+        k.quiet = true;
+      } else if (p.size() == 3 && p[0] == "models" && p[1] == "policy" &&
+                 (p[2] == "expert_model_parallel_size" || p[2] == "pipeline_model_parallel_size")) {
+        // The rollout supports neither (chatlearn/configs/policy_config.py:89-90@b7af31a972eb): PL102.
+        k.read_as = {"model", p[2] == "expert_model_parallel_size" ? "rollout_expert_parallel_size"
+                                                                   : "rollout_pipeline_parallel_size"};
+        k.quiet = true;
+      } else {
+        k.own_key = true;
+      }
+    }
+    return out;
+  }
+};
+
 }  // namespace
+
+const DocumentAdapter& chatlearn_config_adapter() {
+  static const ChatLearnConfig adapter;
+  return adapter;
+}
 
 const LaunchAdapter& chatlearn_adapter() {
   static const ChatLearn adapter;

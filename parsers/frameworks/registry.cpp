@@ -14,4 +14,14 @@ const LaunchAdapters& framework_adapters() {
   return adapters;
 }
 
+// NeMo-RL and verl name their documents by sections of their own; ROLL by a worker's strategy; ChatLearn
+// by models.policy_trainer beside runtime_args; GPT-NeoX by its top-level sizes; FlagScale, whose
+// system/model sections look like others', last.
+const DocumentAdapters& framework_documents() {
+  static const DocumentAdapters adapters({&nemo_rl_adapter(), &verl_config_adapter(), &roll_adapter(),
+                                          &chatlearn_config_adapter(), &gpt_neox_adapter(),
+                                          &flagscale_adapter()});
+  return adapters;
+}
+
 }  // namespace parlint

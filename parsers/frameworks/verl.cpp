@@ -15,9 +15,12 @@
 
 #include "parsers/args/named_settings.h"
 #include "parsers/frameworks/adapters.h"
+#include "parsers/frameworks/document_keys.h"
 
 namespace parlint {
 namespace {
+
+using namespace document_keys;
 
 constexpr std::string_view kActor = "actor_rollout_ref.actor.megatron.";
 constexpr std::string_view kRef = "actor_rollout_ref.ref.megatron.";
@@ -274,6 +277,14 @@ RoleLaunch ray_job(std::span<const Word> args) {
   return l;
 }
 
+// verl turns sequence parallelism off itself at TP 1 (verl/workers/config/engine.py:133-135@b178a3cd56f5).
+DriverTraits verl_traits() {
+  DriverTraits t;
+  t.name = "verl";
+  t.turns_sp_off_at_tp1 = true;
+  return t;
+}
+
 class Verl final : public LaunchAdapter {
  public:
   std::string_view name() const override { return "verl"; }
@@ -288,8 +299,7 @@ class Verl final : public LaunchAdapter {
   bool places_its_workers() const override { return true; }
   void complete(const LaunchCommand& launch, const RoleLaunch& role, RawJob& job) const override {
     job.framework = Framework::kVerl;
-    job.driver_traits.name = "verl";
-    job.driver_traits.turns_sp_off_at_tp1 = true;  // verl/workers/config/engine.py:133-135
+    job.driver_traits = verl_traits();
     // One driver process; Ray places the workers on trainer.nnodes x trainer.n_gpus_per_node GPUs,
     // counted as a Lightning trainer's are (nnodes 1, weak, when only the GPUs per node are written).
     job.launch = launch.kind == LaunchKind::kPython && role.settings.lightning_trainer
@@ -303,7 +313,75 @@ class Verl final : public LaunchAdapter {
   }
 };
 
+// verl's own documents: a PPO trainer config (actor_rollout_ref.actor.megatron.<field>, trainer.nnodes /
+// n_gpus_per_node, actor_rollout_ref.model.path), or one of its config pieces naming its dataclass.
+class VerlConfig final : public DocumentAdapter {
+ public:
+  std::string_view name() const override { return "verl"; }
+  std::optional<DriverConfig> read(std::vector<DriverKey>& keys) const override {
+    bool megatron = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
+      return starts_with(*k.path, {"actor_rollout_ref", "actor", "megatron"});
+    });
+    // verl's own config pieces name their dataclass: `_target_: verl.workers.config.McoreEngineConfig`.
+    const DriverKey* target = nullptr;
+    for (const auto& k : keys)
+      if (k.path->size() == 1 && (*k.path)[0] == "_target_" && k.scalar.starts_with("verl.")) target = &k;
+    if (target) {
+      bool mcore = target->scalar.find("Mcore") != std::string::npos ||
+                   target->scalar.find("Megatron") != std::string::npos;
+      DriverConfig piece{Framework::kVerl,
+                         "verl " + target->scalar.substr(target->scalar.rfind('.') + 1),
+                         "",
+                         "",
+                         false,
+                         !mcore};
+      piece.traits = verl_traits();
+      // Megatron-Core fields at the top of an engine config are read as they are; the rest is verl's own.
+      for (auto& k : keys) {
+        if (mcore && k.path->size() == 1)
+          k.quiet = true;
+        else
+          k.own_key = true;
+      }
+      return piece;
+    }
+    if (!megatron) {
+      bool ppo = std::any_of(keys.begin(), keys.end(),
+                             [](const DriverKey& k) { return starts_with(*k.path, {"actor_rollout_ref"}); });
+      if (!ppo) return std::nullopt;
+      for (auto& k : keys) k.own_key = true;  // an FSDP (or other backend) verl config
+      return DriverConfig{Framework::kVerl, "verl trainer (not Megatron)", "", "", false, true};
+    }
+    const DriverKey* strategy = find(keys, {"actor_rollout_ref", "actor", "strategy"});
+    bool off = strategy && strategy->scalar != "megatron";
+    DriverConfig out{Framework::kVerl, "verl actor (actor_rollout_ref.actor.megatron)", "", "", false, false};
+    out.traits = verl_traits();
+    if (const DriverKey* m = find(keys, {"actor_rollout_ref", "model", "path"})) out.model = m->scalar;
+    for (auto& k : keys) {
+      const auto& p = *k.path;
+      if (starts_with(p, {"actor_rollout_ref", "actor", "megatron"}) && p.size() == 4) {
+        if (off) k.dropped = true;
+        read_under(k, 3, {"model"});
+        k.quiet = true;  // verl's own engine switches sit beside the Megatron-Core fields
+      } else if (p == std::vector<std::string>{"trainer", "nnodes"}) {
+        k.read_as = {"trainer", "num_nodes"};
+      } else if (p == std::vector<std::string>{"trainer", "n_gpus_per_node"}) {
+        k.read_as = {"trainer", "devices"};
+      } else {
+        k.own_key = true;  // rollout, critic, ref, data, ... (verl's own)
+      }
+    }
+    out.not_megatron = off;
+    return out;
+  }
+};
+
 }  // namespace
+
+const DocumentAdapter& verl_config_adapter() {
+  static const VerlConfig adapter;
+  return adapter;
+}
 
 const LaunchAdapter& verl_adapter() {
   static const Verl adapter;

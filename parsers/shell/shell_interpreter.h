@@ -27,7 +27,7 @@
 #include "lint/model/word.h"
 #include "lint/model/work_budget.h"
 #include "parsers/args/deepspeed_resources.h"
-#include "parsers/args/launch_adapter.h"
+#include "parsers/adapter/launch_adapter.h"
 #include "parsers/args/slurm_options.h"
 #include "parsers/args/training_args.h"
 #include "parsers/shell/shell_syntax_check.h"

@@ -8,7 +8,7 @@
 #include "lint/model/source_files.h"
 #include "lint/model/source_text.h"
 #include "lint/model/work_budget.h"
-#include "parsers/args/launch_adapter.h"
+#include "parsers/adapter/launch_adapter.h"
 
 namespace parlint {
 

@@ -9,7 +9,7 @@
 namespace parlint {
 namespace {
 
-constexpr int kMaxDepth = 32;
+constexpr int kMaxInterpolationDepth = 32;
 
 // Index just past the `}` that closes the `${` at `open`, or npos.
 std::size_t matching_close(std::string_view s, std::size_t open) {
@@ -84,7 +84,7 @@ InterpolationResult OmegaConfResolver::resolve(std::string_view raw, std::string
 
 InterpolationResult OmegaConfResolver::resolve_depth(std::string_view raw, std::string_view at, int depth) {
   std::string_view s = trim_whitespace(raw);
-  if (depth > kMaxDepth) return {Value::unknown("interpolation nested too deeply"), {}};
+  if (depth > kMaxInterpolationDepth) return {Value::unknown("interpolation nested too deeply"), {}};
   std::size_t open = s.find("${");
   if (open == std::string_view::npos) return {scalar_value(s, false), {}};
   std::size_t close = matching_close(s, open);

@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "lint/model/setting_list.h"
-#include "parsers/frameworks/driver_configs.h"
+#include "parsers/adapter/document_adapter.h"
 #include "parsers/yaml/omegaconf.h"
 
 namespace parlint {
@@ -258,8 +258,10 @@ Value typed_value(const Value& v, KeyType type, bool inverted) {
 
 class DocumentExtractor {
  public:
-  explicit DocumentExtractor(std::vector<Entry>& entries) : entries_(entries) {
+  DocumentExtractor(std::vector<Entry>& entries, const DocumentAdapters& adapters)
+      : entries_(entries), adapters_(adapters) {
     for (std::size_t i = 0; i < entries_.size(); ++i) by_path_[join(entries_[i].path)] = i;
+    for (const Entry& e : entries_) read_paths_.push_back(&e.path);
   }
 
   // nullopt: the document configures another backend (a driver framework with Megatron off).
@@ -268,15 +270,14 @@ class DocumentExtractor {
     job.range = range;
     job.framework = detect_framework(entries_);
     job.description = "YAML document";
-    // NeMo-RL, verl, FlagScale: their keys are read with their own meaning (lookups of interpolations
-    // still use the paths as written: by_path_ was built before).
+    // A framework that drives Megatron-Core under keys of its own (parsers/frameworks) says what each
+    // key is: the setting it is read as, a key of its own, a key not in effect.
     std::vector<DriverKey> keys;
     keys.reserve(entries_.size());
-    for (Entry& e : entries_)
-      keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", false, false, false, e.location});
+    for (Entry& e : entries_) keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
     std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
-    std::vector<Fact> split_facts;  // computed from several keys (NeMo-RL's non-colocated split)
-    if (auto driver = rewrite_driver_keys(keys)) {
+    std::vector<Fact> computed;  // what the framework computes from several keys
+    if (auto driver = adapters_.read(keys)) {
       if (driver->not_megatron) return std::nullopt;
       job.framework = driver->framework;
       job.description = driver->name;
@@ -291,33 +292,24 @@ class DocumentExtractor {
       for (std::size_t i = 0; i < keys.size(); ++i) {
         skip[i] = keys[i].own_key || keys[i].dropped;
         quiet[i] = keys[i].quiet;
+        if (!keys[i].read_as.empty()) read_paths_[i] = &keys[i].read_as;
       }
       job.cluster_split = driver->world_unknown;
       job.driver = driver->driver;
       job.driver_traits = driver->traits;
-      if (driver->world_size) {  // ROLL: the role's devices
-        auto at = by_path_.find(driver->world_from);
-        Fact f;
-        f.key = Key::kWorldSize;
-        f.location = at != by_path_.end() ? entries_[at->second].location : entries_.front().location;
-        f.origin = Origin::kYaml;
-        f.spelling = driver->world_spelling;
-        f.value = Value::integer(*driver->world_size);
-        split_facts.push_back(std::move(f));
-      }
       if (driver->from_checkpoint) job.settings_from_checkpoint = true;
-      if (driver->driver == Driver::kNemoRl) job.cluster_terms = driver->cluster_terms;
-      if (driver->world_unknown) {  // NeMo-RL generation on GPUs of its own
-        std::vector<Fact> share =
-            cluster_share_facts(driver->cluster_terms, driver->share, entries_.front().location, job.notes);
-        split_facts.insert(split_facts.end(), share.begin(), share.end());
-      }
+      job.cluster_terms = driver->cluster_terms;
+      computed = std::move(driver->facts);
+      job.notes.insert(job.notes.end(), driver->notes.begin(), driver->notes.end());
     }
     // NeMo 1 / NeMo-Aligner configs that restore a .nemo checkpoint take what they leave out from it.
-    for (const Entry& e : entries_)
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& e = entries_[i];
       if ((e.node.IsScalar() || e.node.IsNull()) &&
-          restores_checkpoint_config(e.path, e.node.IsNull() ? std::string("null") : e.node.Scalar()))
+          restores_checkpoint_config(*read_paths_[i],
+                                     e.node.IsNull() ? std::string("null") : e.node.Scalar()))
         job.settings_from_checkpoint = true;
+    }
     OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
     // A key twice in one document: the later one wins (PyYAML; OmegaConf refuses the file). A value
     // brought in by a merge key is overridden, not in conflict.
@@ -325,20 +317,21 @@ class DocumentExtractor {
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const Entry& e = entries_[i];
       if (skip[i]) continue;
-      auto match = match_config_path(e.path);
+      const std::vector<std::string>& path = *read_paths_[i];  // as the framework reads it
+      auto match = match_config_path(path);
       if (!match && quiet[i]) continue;
       if (!match) {
         // Lookalikes of settings (PL801 decides which): Megatron flags as keys, and keys in sections.
-        const std::string& leaf = e.path.back();
+        const std::string& leaf = path.back();
         job.unrecognized.push_back(
-            {leaf.starts_with("--") ? leaf : join(e.path), e.location, leaf.starts_with("--")});
+            {leaf.starts_with("--") ? leaf : join(path), e.location, leaf.starts_with("--")});
         continue;
       }
       Fact fact;
       fact.key = match->key;
       fact.location = e.location;
-      fact.origin = e.path.back().starts_with("--") ? Origin::kMegatronFlag : Origin::kYaml;
-      fact.spelling = join(e.path);
+      fact.origin = path.back().starts_with("--") ? Origin::kMegatronFlag : Origin::kYaml;
+      fact.spelling = join(path);
       fact.priority = match->priority;
       fact.value = typed_value(node_value(e, resolver, fact), key_type(match->key), match->inverted);
       settings.add(std::move(fact),
@@ -346,7 +339,7 @@ class DocumentExtractor {
     }
     job.conflicts = settings.take_conflicts();
     job.facts = settings.take_facts();
-    job.facts.insert(job.facts.end(), split_facts.begin(), split_facts.end());
+    job.facts.insert(job.facts.end(), computed.begin(), computed.end());
     return job;
   }
 
@@ -360,7 +353,8 @@ class DocumentExtractor {
     }
     if (it == by_path_.end() || !entries_[it->second].node.IsScalar()) return std::nullopt;
     const Entry& e = entries_[it->second];
-    return OmegaConfResolver::Target{e.node.Scalar(), e.node.Tag() == "!", e.location, join(e.path)};
+    return OmegaConfResolver::Target{e.node.Scalar(), e.node.Tag() == "!", e.location,
+                                     join(*read_paths_[it->second])};
   }
 
   Value node_value(const Entry& e, OmegaConfResolver& resolver, Fact& fact) {
@@ -382,7 +376,10 @@ class DocumentExtractor {
   }
 
   std::vector<Entry>& entries_;
+  const DocumentAdapters& adapters_;
   std::unordered_map<std::string, std::size_t> by_path_;
+  // Each entry's path as it is read: as written, or as the framework that reads the document says.
+  std::vector<const std::vector<std::string>*> read_paths_;
 };
 
 SyntaxError yaml_error(const SourceText& source, const YAML::Mark& mark, const std::string& msg) {
@@ -460,7 +457,8 @@ std::vector<Document> load_documents(std::string_view text, bool& truncated) {
   return documents;
 }
 
-ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudget* budget) {
+ParsedFile parse_yaml(std::string_view path, const SourceText& source, const DocumentAdapters& adapters,
+                      WorkBudget* budget) {
   WorkBudget own;
   WorkBudget& work = budget ? *budget : own;
   ParsedFile out;
@@ -538,62 +536,33 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudge
       std::erase_if(flag_sections, [&](const std::string& section) { return bases.count(section) > 0; });
       for (const auto& b : bases) is_flag_section.erase(b);
     }
-    std::optional<RawJob> value_job;
-    // NeMo-RL's PPO value model (value.megatron_cfg, value.train_*_batch_size): a job of its own on the
-    // policy's training cluster (nemo_rl/algorithms/ppo.py:776-784@7ea279abfbeb), read as a policy whose
-    // keys are the value's; `${policy.X}` in its keys is the policy's value.
-    bool value_model = std::any_of(entries.begin(), entries.end(), [](const Entry& e) {
-      return e.path.size() > 2 && e.path[0] == "value" && e.path[1] == "megatron_cfg";
-    });
-    if (value_model) {
-      std::map<std::string, const Entry*> policy;
-      for (const auto& e : entries)
-        if (!e.path.empty() && e.path[0] == "policy") policy[join(e.path)] = &e;
-      std::vector<Entry> run;
-      for (const auto& e : entries) {
-        if (e.path.empty()) continue;
-        bool policy_own = e.path[0] == "policy" && !(e.path.size() > 1 && e.path[1] == "generation");
-        if (policy_own) continue;
-        Entry v = e;
-        if (v.path[0] == "value") {
-          v.path[0] = "policy";
-          if (v.node.IsScalar()) {
-            const std::string& text = v.node.Scalar();
-            if (text.starts_with("${policy.") && text.ends_with("}"))
-              if (auto it = policy.find(text.substr(2, text.size() - 3)); it != policy.end())
-                v.node = it->second->node;
-          }
-        }
-        run.push_back(std::move(v));
-      }
-      DocumentExtractor extractor(run);
-      if (auto job = extractor.extract(range)) {
-        job->description = "NeMo-RL value model (megatron_cfg)";
-        job->role = "value model";
-        value_job = std::move(*job);
-      }
-    }
-    // ROLL: each worker whose strategy is Megatron's is a job, with the document's shared keys.
-    std::set<std::string> workers, megatron_workers;
-    for (const auto& e : entries)
-      if (e.path.size() == 3 && e.path[1] == "strategy_args" && e.path[2] == "strategy_name") {
-        workers.insert(e.path[0]);
-        if (e.node.IsScalar() && e.node.Scalar().starts_with("megatron_")) megatron_workers.insert(e.path[0]);
-      }
-    if (!megatron_workers.empty()) {
-      for (const auto& worker : megatron_workers) {
+    // A document that holds several jobs (ROLL's workers, NeMo-RL's policy and PPO value model), as the
+    // framework that reads it splits it.
+    std::vector<DriverKey> keys;
+    keys.reserve(entries.size());
+    for (Entry& e : entries) keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
+    if (std::vector<DocumentRole> roles = adapters.roles(keys); !roles.empty()) {
+      for (const DocumentRole& role : roles) {
         std::vector<Entry> run;
-        for (const auto& e : entries)
-          if (e.path.empty() || !workers.count(e.path[0]) || e.path[0] == worker) run.push_back(e);
-        DocumentExtractor extractor(run);
-        if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
+        run.reserve(role.keys.size());
+        for (const DocumentRole::Key& k : role.keys) {
+          Entry e = entries[k.index];
+          if (!k.path.empty()) e.path = k.path;
+          if (k.value_from) e.node = entries[*k.value_from].node;
+          run.push_back(std::move(e));
+        }
+        DocumentExtractor extractor(run, adapters);
+        auto job = extractor.extract(range);
+        if (!job) continue;
+        if (!role.description.empty()) job->description = role.description;
+        if (!role.role.empty()) job->role = role.role;
+        out.jobs.push_back(std::move(*job));
       }
       continue;
     }
     if (flag_sections.size() <= 1) {
-      DocumentExtractor extractor(entries);
+      DocumentExtractor extractor(entries, adapters);
       if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
-      if (value_job) out.jobs.push_back(std::move(*value_job));
       continue;
     }
     // Each run reads the entries outside every flag section and its own section's, in file order: the
@@ -623,7 +592,7 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudge
             run_range.end = e.location.range.end;
         }
       }
-      DocumentExtractor extractor(run);
+      DocumentExtractor extractor(run, adapters);
       auto extracted = extractor.extract(run_range.valid() ? run_range : range);
       if (!extracted) continue;
       RawJob job = std::move(*extracted);

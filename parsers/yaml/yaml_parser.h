@@ -8,11 +8,14 @@
 #include "lint/model/parsed_file.h"
 #include "lint/model/source_text.h"
 #include "lint/model/work_budget.h"
+#include "parsers/adapter/document_adapter.h"
 
 namespace parlint {
 
+// `adapters` are the frameworks a document may belong to (parsers/frameworks: framework_documents());
 // `budget` is what reading the file may cost (a default budget of its own when null).
-ParsedFile parse_yaml(std::string_view path, const SourceText& source, WorkBudget* budget = nullptr);
+ParsedFile parse_yaml(std::string_view path, const SourceText& source, const DocumentAdapters& adapters,
+                      WorkBudget* budget = nullptr);
 
 // The config-group choices of a Hydra `defaults:` list (`- training: gpt3/5b`), in order; other entries
 // (`_self_`, `optional x@y: z`, plain names) are skipped. Empty when the file does not parse.

@@ -96,7 +96,8 @@ void BM_Extract_Python(benchmark::State& s) {
   extract(s, corpus().python, [](std::string_view p, const SourceText& t) { return parse_python(p, t); });
 }
 void BM_Extract_Yaml(benchmark::State& s) {
-  extract(s, corpus().yaml, [](std::string_view p, const SourceText& t) { return parse_yaml(p, t); });
+  extract(s, corpus().yaml,
+          [](std::string_view p, const SourceText& t) { return parse_yaml(p, t, framework_documents()); });
 }
 
 // Jobs and every rule, from already-parsed files.
@@ -109,7 +110,7 @@ void BM_ResolveAndRules(benchmark::State& state) {
   for (const auto* list : {&corpus().yaml, &corpus().python, &corpus().shell})
     for (const auto& f : *list) {
       const SourceText& s = sources[k++];
-      parsed.push_back(f.path.ends_with(".yaml") ? parse_yaml(f.path, s)
+      parsed.push_back(f.path.ends_with(".yaml") ? parse_yaml(f.path, s, framework_documents())
                        : f.path.ends_with(".py") ? parse_python(f.path, s)
                                                  : parse_shell(f.path, s, framework_adapters()));
     }

@@ -5,13 +5,14 @@
 
 #include "lint/engine/engine.h"
 #include "lint/model/source_text.h"
+#include "parsers/frameworks/adapters.h"
 #include "parsers/yaml/yaml_parser.h"
 
 namespace parlint::testing {
 
 inline ParsedFile parse(const std::string& yaml, const std::string& path = "t.yaml") {
   SourceText source(yaml);
-  return parse_yaml(path, source);
+  return parse_yaml(path, source, framework_documents());
 }
 
 // The fact that wins for `key`: the highest priority, the last among equals (as Job resolves it).

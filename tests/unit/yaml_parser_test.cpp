@@ -255,7 +255,7 @@ TEST(YamlParser, FuzzRegressionsParseWithoutSpinning) {
   for (const auto& e : fs::directory_iterator(fs::path(PARLINT_SOURCE_DIR) / "tests/fuzz/regressions/yaml")) {
     std::ifstream in(e.path(), std::ios::binary);
     SourceText text(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
-    ParsedFile parsed = parse_yaml(e.path().string(), text);
+    ParsedFile parsed = parse_yaml(e.path().string(), text, framework_documents());
     EXPECT_LE(parsed.jobs.size(), 256u);
     ++n;
   }
@@ -265,7 +265,7 @@ TEST(YamlParser, FuzzRegressionsParseWithoutSpinning) {
 TEST(YamlParser, ManyDocumentsAreBounded) {
   std::string text;
   for (int i = 0; i < 300; ++i) text += "---\nmodel: {tensor_model_parallel_size: 2}\n";
-  ParsedFile parsed = parse_yaml("many.yaml", SourceText(text));
+  ParsedFile parsed = parse_yaml("many.yaml", SourceText(text), framework_documents());
   EXPECT_EQ(parsed.jobs.size(), 256u);
   ASSERT_EQ(parsed.errors.size(), 1u);
   EXPECT_NE(parsed.errors[0].message.find("more than 256 YAML documents"), std::string::npos);

@@ -1,0 +1,274 @@
+// NeMo-RL (NVIDIA-NeMo/RL @ 7ea279abfbeb): policy.megatron_cfg.<field> (when megatron_cfg.enabled),
+// cluster.num_nodes / gpus_per_node, policy.train_global_batch_size / train_micro_batch_size /
+// max_total_sequence_length, policy.model_name; `defaults: parent.yaml` inherits another config.
+// Megatron-Bridge runs it. With generation not colocated the policy trains on its share of the cluster.
+#include "parsers/frameworks/nemo_rl.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "parsers/frameworks/adapters.h"
+#include "parsers/frameworks/document_keys.h"
+
+namespace parlint {
+
+using namespace document_keys;
+
+// A reward model or distillation teachers take GPUs too: then the policy's share is unknown.
+ClusterShare split_non_colocated(const ClusterShareTerms& t) {
+  ClusterShare out;
+  if (t.other_consumers) return out;
+  auto int_of = [](const ClusterShareTerms::Term& term) -> std::optional<std::int64_t> {
+    const std::string& s = term.text;
+    if (!term.written || s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return std::stoll(s);
+  };
+  auto nodes = int_of(t.nodes), gpus = int_of(t.gpus_per_node);
+  auto rn = int_of(t.generation_nodes), rg = int_of(t.generation_gpus_per_node);
+  auto is_null = [](const ClusterShareTerms::Term& k) {
+    return !k.written || k.text.empty() || k.text == "null";
+  };
+  if (!nodes || !gpus) return out;
+  if (*nodes == 1) {
+    if (!rg || *rg <= 0) {
+      if (is_null(t.generation_gpus_per_node))
+        out.refusal =
+            "policy.generation.colocated.resources.gpus_per_node must be explicitly set to a value > 0 "
+            "when policy_nodes = 1 and inference is non-colocated";
+      return out;
+    }
+    if (rn && *rn != 1) {
+      out.refusal =
+          "policy.generation.colocated.resources.num_nodes must be 1 or set to null when policy_nodes = "
+          "1 and inference is non-colocated";
+      return out;
+    }
+    if (*gpus - *rg <= 0) {
+      out.refusal = "No enough GPUs for training, train_gpus_per_node:" + std::to_string(*gpus - *rg) +
+                    " = cluster_config['gpus_per_node']:" + std::to_string(*gpus) +
+                    " - inference_gpus_per_node:" + std::to_string(*rg);
+      return out;
+    }
+    out.train_nodes = 1;
+    out.train_gpus_per_node = *gpus - *rg;
+    out.generation_gpus = *rg;
+    out.nodes_from = "cluster.num_nodes";
+    out.gpus_from = "cluster.gpus_per_node - policy.generation.colocated.resources.gpus_per_node";
+    out.generation_from = "policy.generation.colocated.resources.gpus_per_node";
+    return out;
+  }
+  if (!rn || *rn <= 0 || !rg) {
+    if (t.generation_nodes.written && rn && *rn <= 0)
+      out.refusal =
+          "policy.generation.colocated.resources.num_nodes must be > 0 when cluster.num_nodes > 1 and "
+          "inference is non-colocated";
+    return out;
+  }
+  if (*rg != *gpus) {
+    out.refusal =
+        "policy.generation.colocated.resources.gpus_per_node must be explicitly set and equal to "
+        "cluster.gpus_per_node when cluster.num_nodes > 1 and inference is non-colocated";
+    return out;
+  }
+  if (*nodes - *rn <= 0) {
+    out.refusal = "Non-colocated mode requires train_nodes > 0 and inference_nodes > 0";
+    return out;
+  }
+  out.train_nodes = *nodes - *rn;
+  out.train_gpus_per_node = *gpus;
+  out.generation_gpus = *rn * *rg;
+  out.nodes_from = "cluster.num_nodes - policy.generation.colocated.resources.num_nodes";
+  out.gpus_from = "cluster.gpus_per_node";
+  out.generation_from =
+      "policy.generation.colocated.resources.num_nodes x policy.generation.colocated.resources.gpus_per_node";
+  return out;
+}
+
+std::vector<Fact> cluster_share_facts(const ClusterShareTerms& terms, const ClusterShare& share,
+                                      const Location& fallback, std::vector<std::string>& notes) {
+  std::vector<Fact> out;
+  auto at = [&](const ClusterShareTerms::Term& t) { return t.written ? t.at : fallback; };
+  Fact g;
+  g.key = Key::kRolloutWorldSize;
+  g.location = at(terms.generation_gpus_per_node);
+  g.origin = Origin::kYaml;
+  g.spelling = share.generation_gpus ? share.generation_from : "the generation's resources";
+  g.value = share.generation_gpus
+                ? Value::integer(*share.generation_gpus)
+                : Value::unknown("generation is not colocated and its GPUs are not known from its config");
+  out.push_back(std::move(g));
+  if (!share.train_nodes || !share.train_gpus_per_node) {
+    notes.push_back(share.refusal.empty()
+                        ? "generation is not colocated: the policy gets part of the cluster, so its GPU "
+                          "count is unknown"
+                        : "generation is not colocated, and NeMo-RL refuses the split: \"" + share.refusal +
+                              "\"");
+    return out;
+  }
+  for (auto [key, value, from] :
+       {std::tuple{Key::kNodes, *share.train_nodes, share.nodes_from},
+        std::tuple{Key::kGpusPerNode, *share.train_gpus_per_node, share.gpus_from}}) {
+    Fact f;
+    f.key = key;
+    f.location = at(key == Key::kNodes ? terms.nodes : terms.gpus_per_node);  // where the cluster is written
+    f.origin = Origin::kYaml;
+    f.spelling = from;
+    f.value = Value::integer(value);
+    out.push_back(std::move(f));
+  }
+  notes.push_back("generation is not colocated: the policy trains on " + std::to_string(*share.train_nodes) +
+                  " node(s) of " + std::to_string(*share.train_gpus_per_node) + " GPUs (" + share.nodes_from +
+                  "; " + share.gpus_from + "), nemo_rl/algorithms/grpo.py:862-915");
+  return out;
+}
+
+namespace {
+
+// NeMo-RL's cluster terms as this file writes them (see ClusterShareTerms).
+ClusterShareTerms cluster_terms(const std::vector<DriverKey>& keys) {
+  ClusterShareTerms t;
+  for (const auto& k : keys) {
+    const auto& p = *k.path;
+    // `on_policy_distillation: null` is the root config's way of saying "off".
+    bool off = k.scalar.empty() || k.scalar == "null" || k.scalar == "~";
+    bool consumer = starts_with(p, {"env", "reward_model"}) || starts_with(p, {"on_policy_distillation"}) ||
+                    starts_with(p, {"env", "nemo_gym"}) || starts_with(p, {"teacher"});
+    if (consumer && !(off && (p.size() == 1 || (p.size() == 2 && p[0] == "env")))) t.other_consumers = true;
+    bool size_key = !p.empty() && (p.back() == "num_nodes" || p.back() == "gpus_per_node");
+    if (size_key && !starts_with(p, {"cluster"}) &&
+        !starts_with(p, {"policy", "generation", "colocated", "resources"}))
+      t.other_consumers = true;
+  }
+  auto term = [&](std::initializer_list<const char*> path) {
+    ClusterShareTerms::Term out;
+    if (const DriverKey* k = find(keys, path)) {
+      out.written = true;
+      out.text = k->scalar.empty() ? "null" : k->scalar;
+      out.at = k->location;
+    }
+    return out;
+  };
+  t.nodes = term({"cluster", "num_nodes"});
+  t.gpus_per_node = term({"cluster", "gpus_per_node"});
+  t.generation_nodes = term({"policy", "generation", "colocated", "resources", "num_nodes"});
+  t.generation_gpus_per_node = term({"policy", "generation", "colocated", "resources", "gpus_per_node"});
+  t.colocated = term({"policy", "generation", "colocated", "enabled"});
+  return t;
+}
+
+// The rollout key a NeMo-RL policy.generation.vllm_cfg field is read as, or nullptr.
+const char* vllm_layout_key(std::string_view field) {
+  if (field == "tensor_parallel_size") return "rollout_tensor_parallel_size";
+  if (field == "pipeline_parallel_size") return "rollout_pipeline_parallel_size";
+  if (field == "expert_parallel_size") return "rollout_expert_parallel_size";
+  if (field == "async_engine") return "rollout_async_engine";
+  return nullptr;
+}
+
+class NemoRl final : public DocumentAdapter {
+ public:
+  std::string_view name() const override { return "NeMo-RL"; }
+
+  // PPO's value model (value.megatron_cfg, value.train_*_batch_size): a job of its own on the policy's
+  // training cluster (nemo_rl/algorithms/ppo.py:776-784@7ea279abfbeb), read with the policy's schema;
+  // `${policy.X}` among its keys is the policy's value. The document's own job is the policy.
+  std::vector<DocumentRole> roles(const std::vector<DriverKey>& keys) const override {
+    bool value_model = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
+      return k.path->size() > 2 && (*k.path)[0] == "value" && (*k.path)[1] == "megatron_cfg";
+    });
+    if (!value_model) return {};
+    std::map<std::string, std::size_t> policy;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (!keys[i].path->empty() && (*keys[i].path)[0] == "policy") policy[dotted(*keys[i].path)] = i;
+    DocumentRole own, value{"value model", "NeMo-RL value model (megatron_cfg)", {}};
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      own.keys.push_back({i});
+      const auto& p = *keys[i].path;
+      if (p.empty()) continue;
+      bool policy_own = p[0] == "policy" && !(p.size() > 1 && p[1] == "generation");
+      if (policy_own) continue;
+      DocumentRole::Key k{i};
+      if (p[0] == "value") {
+        k.path = p;
+        k.path[0] = "policy";
+        const std::string& text = keys[i].scalar;
+        if (text.starts_with("${policy.") && text.ends_with("}"))
+          if (auto it = policy.find(text.substr(2, text.size() - 3)); it != policy.end())
+            k.value_from = it->second;
+      }
+      value.keys.push_back(std::move(k));
+    }
+    return {std::move(own), std::move(value)};
+  }
+
+  std::optional<DriverConfig> read(std::vector<DriverKey>& keys) const override {
+    bool megatron = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
+      return starts_with(*k.path, {"policy", "megatron_cfg"});
+    });
+    const DriverKey* defaults = find(keys, {"defaults"});
+    bool base_yaml = defaults && (defaults->scalar.ends_with(".yaml") || defaults->scalar.ends_with(".yml"));
+    // A child config that inherits everything Megatron from its parents (defaults: parent.yaml, then only
+    // policy.generation or cluster keys of its own) is NeMo-RL's too.
+    bool nemo_rl_sections = std::any_of(keys.begin(), keys.end(), [](const DriverKey& k) {
+      return starts_with(*k.path, {"policy"}) || starts_with(*k.path, {"cluster"});
+    });
+    if (!megatron && !(base_yaml && nemo_rl_sections)) return std::nullopt;
+    DriverConfig out{Framework::kMegatronBridge, "NeMo-RL policy (megatron_cfg)", "", "", false, false};
+    out.driver = Driver::kNemoRl;
+    out.traits.name = "NeMo-RL";
+    if (base_yaml) out.base = defaults->scalar;
+    // megatron_cfg.enabled may be switched on by a config that inherits this one, so the keys stay; the
+    // switch itself travels with the job (RawJob::megatron_on).
+    const DriverKey* enabled = find(keys, {"policy", "megatron_cfg", "enabled"});
+    if (enabled) out.megatron_on = !falsy(enabled->scalar);
+    if (const DriverKey* m = find(keys, {"policy", "model_name"})) out.model = m->scalar;
+    ClusterShareTerms terms = cluster_terms(keys);
+    out.cluster_terms = terms;
+    out.world_unknown = terms.non_colocated();
+    // Generation on GPUs of its own: the policy's share of the cluster, placed where the terms are written.
+    if (out.world_unknown)
+      out.facts = cluster_share_facts(terms, split_non_colocated(terms), keys.front().location, out.notes);
+    for (auto& k : keys) {
+      const auto& p = *k.path;
+      if (starts_with(p, {"policy", "megatron_cfg"}) && p.size() > 2) {
+        if (p[2] == "distributed_data_parallel_config")
+          read_under(k, 3, {"ddp"});
+        else if (p.size() == 3) {
+          read_under(k, 2, {"model"});
+          k.quiet = true;  // NeMo-RL's own switches (enabled, empty_unused_memory_level, ...) sit beside them
+        } else
+          k.own_key = true;  // optimizer, scheduler, env_vars, ... of NeMo-RL's own layout
+      } else if (p == std::vector<std::string>{"cluster", "num_nodes"} && !out.world_unknown) {
+        k.read_as = {"trainer", "num_nodes"};
+      } else if (p == std::vector<std::string>{"cluster", "gpus_per_node"} && !out.world_unknown) {
+        k.read_as = {"trainer", "devices"};
+      } else if (p == std::vector<std::string>{"policy", "train_global_batch_size"}) {
+        k.read_as = {"train", "global_batch_size"};
+      } else if (p == std::vector<std::string>{"policy", "train_micro_batch_size"}) {
+        k.read_as = {"train", "micro_batch_size"};
+      } else if (p == std::vector<std::string>{"policy", "max_total_sequence_length"}) {
+        k.read_as = {"model", "seq_length"};
+      } else if (p.size() == 4 && p[0] == "policy" && p[1] == "generation" && p[2] == "vllm_cfg" &&
+                 vllm_layout_key(p[3])) {
+        // vLLM's layout (PL102): colocated, its TP x PP must divide the policy's GPUs; non-colocated, the
+        // generation's own (the job's rollout_world_size).
+        k.read_as = {"model", std::string(vllm_layout_key(p[3]))};
+        k.quiet = true;
+      } else {
+        k.own_key = true;
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+const DocumentAdapter& nemo_rl_adapter() {
+  static const NemoRl adapter;
+  return adapter;
+}
+
+}  // namespace parlint
