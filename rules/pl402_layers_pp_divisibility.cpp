@@ -152,14 +152,36 @@ class LayersPpDivisibility final : public Rule {
       return;
     auto L = job.get_int(Key::kNumLayers), pp = job.get_int(Key::kPipelineModelParallelSize);
     if (!L || !pp || *pp < 1 || *L < 1) return;
-    auto vpp = job.get_int(Key::kVirtualPipelineModelParallelSize);
-    bool a = job.get_bool(Key::kAccountForEmbeddingInPipelineSplit).value_or(false);
-    bool b = job.get_bool(Key::kAccountForLossInPipelineSplit).value_or(false);
+    Split s{job,
+            out,
+            *L,
+            *pp,
+            job.get_int(Key::kVirtualPipelineModelParallelSize),
+            job.get_bool(Key::kAccountForEmbeddingInPipelineSplit).value_or(false),
+            job.get_bool(Key::kAccountForLossInPipelineSplit).value_or(false)};
     const Fact* layout = job.fact(Key::kPipelineModelParallelLayout);
     const Fact* first = job.fact(Key::kNumLayersInFirstPipelineStage);
     const Fact* last = job.fact(Key::kNumLayersInLastPipelineStage);
-    Finding f;
-    auto report = [&](const Fact* at, std::string message, std::string help) {
+    std::string error;
+    auto parsed = layout && layout->location.in_file() ? pipeline_layout_from_value(layout->value, error)
+                                                       : std::optional<PipelineLayout>();
+    if (layout && layout->location.in_file() && (parsed || !error.empty()))
+      return check_layout(s, *layout, parsed, error, first, last);
+    if (layout) return;  // a layout parlint cannot read (a recipe builder): its own stage count decides
+    if (first || last) return check_uneven_stages(s, first, last);
+    check_even_split(s);
+  }
+
+ private:
+  // What the three ways of splitting the layers share: the sizes, and where a finding goes.
+  struct Split {
+    const Job& job;
+    std::vector<Finding>& out;
+    std::int64_t L, pp;
+    std::optional<std::int64_t> vpp;
+    bool a, b;  // account_for_embedding / account_for_loss_in_pipeline_split
+    void report(const Fact* at, std::string message, std::string help) const {
+      Finding f;
       f.location = at && at->location.in_file() ? at->location : primary(job);
       f.message = std::move(message);
       f.help = std::move(help);
@@ -167,159 +189,160 @@ class LayersPpDivisibility final : public Rule {
           l && l->location.in_file() && l->location.range != f.location.range)
         f.related.push_back({l->location, "num_layers set here"});
       out.push_back(std::move(f));
-    };
+    }
+  };
 
-    std::string error;
-    auto parsed = layout && layout->location.in_file() ? pipeline_layout_from_value(layout->value, error)
-                                                       : std::optional<PipelineLayout>();
-    if (layout && layout->location.in_file() && (parsed || !error.empty())) {
-      if (first || last || a || b) {
-        report(layout,
+  // pipeline_model_parallel_layout written: its stages against the model and the sizes.
+  static void check_layout(const Split& s, const Fact& layout_fact,
+                           const std::optional<PipelineLayout>& parsed, const std::string& error,
+                           const Fact* first, const Fact* last) {
+    const Fact* layout = &layout_fact;
+    if (first || last || s.a || s.b) {
+      s.report(layout,
                "pipeline_model_parallel_layout cannot be combined with uneven first/last stages or the "
                "account_for_* flags; Megatron-Core raises \"pipeline_model_parallel_layout cannot be set "
                "with other pipeline layout arguments\"",
                "keep either the layout or the other pipeline settings");
-        return;
-      }
-      if (!parsed) {
-        const bool list = layout->value.kind() == Value::Kind::kList;
-        report(layout, "pipeline_model_parallel_layout is malformed: " + error,
+      return;
+    }
+    if (!parsed) {
+      const bool list = layout->value.kind() == Value::Kind::kList;
+      s.report(layout, "pipeline_model_parallel_layout is malformed: " + error,
                list ? "name only embedding, decoder, mtp and loss in each stage's list"
                     : "use only E, t, m, L, '|', x*n and (...)*n");
-        return;
-      }
-      std::size_t E = 0, Lc = 0, t = 0, m = 0;
-      for (const auto& s : parsed->stages) {
-        E += std::count(s.begin(), s.end(), 'E');
-        Lc += std::count(s.begin(), s.end(), 'L');
-        t += std::count(s.begin(), s.end(), 't');
-        m += std::count(s.begin(), s.end(), 'm');
-      }
-      std::int64_t stages = static_cast<std::int64_t>(parsed->stages.size());
-      if (E != 1 || parsed->stages.front().rfind('E', 0) != 0)
-        return report(layout,
+      return;
+    }
+    std::size_t E = 0, Lc = 0, t = 0, m = 0;
+    for (const auto& stage : parsed->stages) {
+      E += std::count(stage.begin(), stage.end(), 'E');
+      Lc += std::count(stage.begin(), stage.end(), 'L');
+      t += std::count(stage.begin(), stage.end(), 't');
+      m += std::count(stage.begin(), stage.end(), 'm');
+    }
+    std::int64_t stages = static_cast<std::int64_t>(parsed->stages.size());
+    if (E != 1 || parsed->stages.front().rfind('E', 0) != 0)
+      return s.report(layout,
                       "the pipeline layout must start with the embedding E exactly once (Megatron-Core: "
                       "\"Embedding must be specified exactly once\")",
                       "put a single E at the start of the first stage");
-      if (Lc != 1 || parsed->stages.back().empty() || parsed->stages.back().back() != 'L')
-        return report(layout, "the pipeline layout must end with the loss L exactly once",
+    if (Lc != 1 || parsed->stages.back().empty() || parsed->stages.back().back() != 'L')
+      return s.report(layout, "the pipeline layout must end with the loss L exactly once",
                       "put a single L at the end");
-      if (static_cast<std::int64_t>(t) != *L)
-        return report(
-            layout,
-            fmt::format("the pipeline layout places {} decoder layers but num_layers={}; Megatron-Core "
-                        "raises \"Number of decoder layers ... must match num_layers\"",
-                        t, *L),
-            fmt::format("place exactly {} t in the layout", *L));
-      // mtp_num_layers defaults to none (0) when the configuration describes the whole model.
-      auto mtp = job.get_int(Key::kMtpNumLayers);
-      if (!mtp && job.describes_model() && !job.fact(Key::kMtpNumLayers)) mtp = 0;
-      if (mtp && static_cast<std::int64_t>(m) != *mtp)
-        return report(layout,
+    if (static_cast<std::int64_t>(t) != s.L)
+      return s.report(
+          layout,
+          fmt::format("the pipeline layout places {} decoder layers but num_layers={}; Megatron-Core "
+                      "raises \"Number of decoder layers ... must match num_layers\"",
+                      t, s.L),
+          fmt::format("place exactly {} t in the layout", s.L));
+    // mtp_num_layers defaults to none (0) when the configuration describes the whole model.
+    auto mtp = s.job.get_int(Key::kMtpNumLayers);
+    if (!mtp && s.job.describes_model() && !s.job.fact(Key::kMtpNumLayers)) mtp = 0;
+    if (mtp && static_cast<std::int64_t>(m) != *mtp)
+      return s.report(layout,
                       fmt::format("the pipeline layout places {} MTP layers (m) but mtp_num_layers={}; "
                                   "Megatron-Core asserts \"Number of mtp layers in layout must match "
                                   "mtp_num_layers\"",
                                   m, *mtp),
                       *mtp == 0 ? std::string("remove the m entries or set mtp_num_layers")
                                 : "place exactly " + std::to_string(*mtp) + " m");
-      if (stages % *pp != 0)
-        return report(
-            layout,
-            fmt::format("the pipeline layout has {} stages, not divisible by PP={}; Megatron-Core "
-                        "raises \"pipeline_model_parallel_layout must be divisible by "
-                        "pipeline_model_parallel_size\"",
-                        stages, *pp),
-            fmt::format("use {} or {} stages (PP·VPP)", stages / *pp * *pp, (stages / *pp + 1) * *pp));
-      if (vpp && *vpp != stages / *pp)
-        return report(job.fact(Key::kVirtualPipelineModelParallelSize),
-                      fmt::format("VPP={} conflicts with the layout's {} stages over PP={} (VPP {})", *vpp,
-                                  stages, *pp, stages / *pp),
-                      fmt::format("remove VPP or set it to {}", stages / *pp));
-      return;
-    }
-    if (layout) return;  // a layout parlint cannot read (a recipe builder): its own stage count decides
+    if (stages % s.pp != 0)
+      return s.report(
+          layout,
+          fmt::format("the pipeline layout has {} stages, not divisible by PP={}; Megatron-Core "
+                      "raises \"pipeline_model_parallel_layout must be divisible by "
+                      "pipeline_model_parallel_size\"",
+                      stages, s.pp),
+          fmt::format("use {} or {} stages (PP·VPP)", stages / s.pp * s.pp, (stages / s.pp + 1) * s.pp));
+    if (s.vpp && *s.vpp != stages / s.pp)
+      return s.report(s.job.fact(Key::kVirtualPipelineModelParallelSize),
+                      fmt::format("VPP={} conflicts with the layout's {} stages over PP={} (VPP {})", *s.vpp,
+                                  stages, s.pp, stages / s.pp),
+                      fmt::format("remove VPP or set it to {}", stages / s.pp));
+  }
 
-    if (first || last) {
-      const Fact* at = first ? first : last;
-      if (a || b)
-        return report(at,
+  // num_layers_in_first/last_pipeline_stage: what is left must fill the middle stages evenly.
+  static void check_uneven_stages(const Split& s, const Fact* first, const Fact* last) {
+    const Fact* at = first ? first : last;
+    if (s.a || s.b)
+      return s.report(at,
                       "num_layers_in_first/last_pipeline_stage cannot be combined with "
                       "account_for_embedding/loss_in_pipeline_split; Megatron-Core raises ValueError",
                       "use either uneven stages or the account_for_* flags");
-      auto fv = first ? first->value.as_int() : std::optional<std::int64_t>(0);
-      auto lv = last ? last->value.as_int() : std::optional<std::int64_t>(0);
-      if (!fv || !lv) return;
-      if ((first && *fv <= 0) || (last && *lv <= 0))
-        return report(first && *fv <= 0 ? first : last,
+    auto fv = first ? first->value.as_int() : std::optional<std::int64_t>(0);
+    auto lv = last ? last->value.as_int() : std::optional<std::int64_t>(0);
+    if (!fv || !lv) return;
+    if ((first && *fv <= 0) || (last && *lv <= 0))
+      return s.report(first && *fv <= 0 ? first : last,
                       "uneven pipeline stages must have at least one layer; Megatron-Core raises "
                       "\"num_layers_in_..._pipeline_stage must be larger than 0\"",
                       "give the first/last stage at least one layer, or remove the setting");
-      std::int64_t middle_stages = *pp - (first ? 1 : 0) - (last ? 1 : 0);
-      std::int64_t middle_layers = *L - *fv - *lv;
-      if (middle_layers < 0 || (middle_layers > 0) != (middle_stages > 0))
-        return report(
-            at,
-            fmt::format("{} layers remain for {} middle pipeline stages; Megatron-Core raises "
-                        "\"Mismatch: {} middle layers remaining but {} middle PP stages available\"",
-                        middle_layers, middle_stages, middle_layers, middle_stages),
-            "adjust the first/last stage layers so that the rest fill the middle stages");
-      if (middle_stages > 0 && middle_layers % middle_stages != 0)
-        return report(
-            at,
-            fmt::format("{} middle layers do not divide over {} middle stages; Megatron-Core raises "
-                        "\"number of layers at middle stage ... must be divisible\"",
-                        middle_layers, middle_stages),
-            fmt::format("make L - first - last a multiple of {}", middle_stages));
-      if (vpp && *vpp > 1) {
-        if ((first && *fv % *vpp) || (last && *lv % *vpp) ||
-            (middle_stages > 0 && (middle_layers / middle_stages) % *vpp))
-          return report(at,
+    std::int64_t middle_stages = s.pp - (first ? 1 : 0) - (last ? 1 : 0);
+    std::int64_t middle_layers = s.L - *fv - *lv;
+    if (middle_layers < 0 || (middle_layers > 0) != (middle_stages > 0))
+      return s.report(
+          at,
+          fmt::format("{} layers remain for {} middle pipeline stages; Megatron-Core raises "
+                      "\"Mismatch: {} middle layers remaining but {} middle PP stages available\"",
+                      middle_layers, middle_stages, middle_layers, middle_stages),
+          "adjust the first/last stage layers so that the rest fill the middle stages");
+    if (middle_stages > 0 && middle_layers % middle_stages != 0)
+      return s.report(
+          at,
+          fmt::format("{} middle layers do not divide over {} middle stages; Megatron-Core raises "
+                      "\"number of layers at middle stage ... must be divisible\"",
+                      middle_layers, middle_stages),
+          fmt::format("make L - first - last a multiple of {}", middle_stages));
+    if (s.vpp && *s.vpp > 1) {
+      if ((first && *fv % *s.vpp) || (last && *lv % *s.vpp) ||
+          (middle_stages > 0 && (middle_layers / middle_stages) % *s.vpp))
+        return s.report(at,
                         fmt::format("with VPP={} every stage's layers (first {}, last {}, middle {}) must be "
                                     "divisible by VPP; Megatron-Core raises ValueError",
-                                    *vpp, *fv, *lv, middle_stages > 0 ? middle_layers / middle_stages : 0),
+                                    *s.vpp, *fv, *lv, middle_stages > 0 ? middle_layers / middle_stages : 0),
                         "choose stage sizes that are multiples of VPP");
-      }
-      return;
     }
+  }
 
-    std::int64_t leff = *L + a + b;
-    auto per_chunk = job.get_int(Key::kNumLayersPerVirtualPipelineStage);
-    const Fact* pp_fact = job.fact(Key::kPipelineModelParallelSize);
-    std::string counted = a || b ? fmt::format("{} layers (num_layers={}{}{})", leff, *L,
-                                               a ? " + embedding" : "", b ? " + loss" : "")
-                                 : fmt::format("num_layers={}", *L);
-    if (leff % *pp != 0) {
+  // The even split: num_layers (with the embedding and loss when counted) over PP, then over VPP.
+  static void check_even_split(const Split& s) {
+    std::int64_t leff = s.L + s.a + s.b;
+    auto per_chunk = s.job.get_int(Key::kNumLayersPerVirtualPipelineStage);
+    const Fact* pp_fact = s.job.fact(Key::kPipelineModelParallelSize);
+    std::string counted = s.a || s.b ? fmt::format("{} layers (num_layers={}{}{})", leff, s.L,
+                                                   s.a ? " + embedding" : "", s.b ? " + loss" : "")
+                                     : fmt::format("num_layers={}", s.L);
+    if (leff % s.pp != 0) {
       std::vector<std::int64_t> ok;
       for (auto d : divisors(leff))
-        if (d > 1 && d <= std::max<std::int64_t>(2 * *pp, 16)) ok.push_back(d);
-      return report(pp_fact,
-                    fmt::format("{} is not divisible by PP={}; Megatron-Core raises when the model is built "
-                                "(\"num_layers ... should be divisible by pipeline_model_parallel_size\")",
-                                counted, *pp),
-                    ok.empty()
-                        ? std::string("change PP, or count the embedding/loss as layers "
-                                      "(account_for_*_in_pipeline_split) or use uneven first/last stages")
-                        : fmt::format("use PP {}, count the embedding/loss as layers, or use uneven "
-                                      "first/last stages",
-                                      join_numbers(ok, " or ")));
+        if (d > 1 && d <= std::max<std::int64_t>(2 * s.pp, 16)) ok.push_back(d);
+      return s.report(
+          pp_fact,
+          fmt::format("{} is not divisible by PP={}; Megatron-Core raises when the model is built "
+                      "(\"num_layers ... should be divisible by pipeline_model_parallel_size\")",
+                      counted, s.pp),
+          ok.empty() ? std::string("change PP, or count the embedding/loss as layers "
+                                   "(account_for_*_in_pipeline_split) or use uneven first/last stages")
+                     : fmt::format("use PP {}, count the embedding/loss as layers, or use uneven "
+                                   "first/last stages",
+                                   join_numbers(ok, " or ")));
     }
-    std::int64_t per_rank = leff / *pp;
+    std::int64_t per_rank = leff / s.pp;
     if (per_chunk && *per_chunk > 0 && per_rank % *per_chunk != 0)
-      return report(job.fact(Key::kNumLayersPerVirtualPipelineStage),
-                    fmt::format("{} layers per pipeline rank are not divisible by "
-                                "--num-layers-per-virtual-pipeline-stage {}; Megatron-LM asserts",
-                                per_rank, *per_chunk),
-                    "use a per-stage count that divides " + std::to_string(per_rank));
-    if (vpp && *vpp > 1 && per_rank % *vpp != 0)
-      return report(
-          job.fact(Key::kVirtualPipelineModelParallelSize),
+      return s.report(s.job.fact(Key::kNumLayersPerVirtualPipelineStage),
+                      fmt::format("{} layers per pipeline rank are not divisible by "
+                                  "--num-layers-per-virtual-pipeline-stage {}; Megatron-LM asserts",
+                                  per_rank, *per_chunk),
+                      "use a per-stage count that divides " + std::to_string(per_rank));
+    if (s.vpp && *s.vpp > 1 && per_rank % *s.vpp != 0)
+      return s.report(
+          s.job.fact(Key::kVirtualPipelineModelParallelSize),
           fmt::format("{} layers per pipeline rank are not divisible by VPP={}; Megatron-Core raises "
                       "(\"num_layers_per_pipeline_rank ... should be divisible by vp_size\")",
-                      per_rank, *vpp),
+                      per_rank, *s.vpp),
           fmt::format("use VPP {}", join_numbers(divisors(per_rank), " or ")));
   }
 
- private:
   static Location primary(const Job& job) {
     for (Key k : {Key::kPipelineModelParallelSize, Key::kNumLayers})
       if (const Fact* f = job.fact(k); f && f->location.in_file()) return f->location;

@@ -52,8 +52,27 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   if (megatron_core_)
     notes_.push_back("Megatron-Core " + megatron_core_->text() + " (" + megatron_core_->source +
                      "): the checks that changed between versions follow it");
-  // A recipe whose name targets a GPU (..._b200_bf16_config) runs on that GPU unless the user chose a
-  // profile: its built-in profile, or one whose memory and NVLink domain are unknown.
+  choose_cluster(raw, options);
+  RecipeUse recipe = use_recipe(raw);
+  std::vector<Fact> facts = recipe.facts;
+  add_model_facts(raw, facts);
+  facts.insert(facts.end(), raw.facts.begin(), raw.facts.end());
+  take_strongest(facts);
+  if (framework_ == Framework::kMegatronBridge) sync_bridge_distributed_optimizer(facts);
+  sync_recipe_runner_stages();
+  leave_unread_values_unknown(raw, recipe);
+  describes_model_ =
+      get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
+  apply_defaults(options);
+  unknown_defaults_past_unread_arguments(raw);
+  derive();
+}
+
+// The cluster profile: the user's, else the one a recipe's name targets (..._b200_bf16_config), else the
+// default.
+void Job::choose_cluster(const RawJob& raw, const LintOptions& options) {
+  // A recipe runs on the GPU its name targets unless the user chose a profile: its built-in profile, or
+  // one whose memory and NVLink domain are unknown.
   if (!options.cluster && !raw.hardware.empty()) {
     chosen_cluster_ = cluster_for_gpu(raw.hardware);
     if (!chosen_cluster_) {
@@ -66,36 +85,47 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   } else if (options.cluster) {
     chosen_cluster_ = *options.cluster;
   }
-  // A named Megatron-Bridge recipe contributes its defaults and its model, below everything written.
-  std::vector<Fact> facts;
+}
+
+// A named Megatron-Bridge or NeMo 2 recipe contributes its defaults and its model, below everything
+// written: unless an argument it was called with, or a function its config was passed to, may have
+// changed them.
+Job::RecipeUse Job::use_recipe(const RawJob& raw) {
+  RecipeUse use;
   // A recipe read from the user's framework source has its settings among the job's facts already.
-  bool from_source = !raw.recipe.read_from.empty();
-  const RecipeInfo* recipe =
-      raw.recipe.empty() || from_source ? nullptr : find_recipe(raw.recipe.name, raw.recipe.package);
+  use.from_source = !raw.recipe.read_from.empty();
+  use.found =
+      raw.recipe.empty() || use.from_source ? nullptr : find_recipe(raw.recipe.name, raw.recipe.package);
   // A NeMo 2 recipe row holds the layout at the recipe's defaults: an argument it depends on
   // (peft_scheme=None) may give another one.
-  std::string changed_by = raw.recipe.changed_by, changed_arg;
-  if (recipe && changed_by.empty())
+  use.changed_by = raw.recipe.changed_by;
+  if (use.found && use.changed_by.empty())
     for (const auto& arg : raw.recipe.arguments)
-      if (std::find(recipe->varies_with.begin(), recipe->varies_with.end(), arg) !=
-          recipe->varies_with.end()) {
-        changed_arg = arg;
-        changed_by = arg;
+      if (std::find(use.found->varies_with.begin(), use.found->varies_with.end(), arg) !=
+          use.found->varies_with.end()) {
+        use.changed_arg = arg;
+        use.changed_by = arg;
         break;
       }
-  if (recipe && changed_by.empty()) {
-    recipe_ = recipe;
-    recipe_runner_ = raw.recipe.by_runner && !recipe->is_nemo2();
-    facts = recipe_facts(*recipe);
+  if (use.found && use.changed_by.empty()) {
+    recipe_ = use.found;
+    recipe_runner_ = raw.recipe.by_runner && !use.found->is_nemo2();
+    use.facts = recipe_facts(*use.found);
     // Run by a NeMo-Run executor: the recipe's num_nodes is what Lightning is told; its devices give way
     // to the processes the executor starts.
     if (raw.executor_runs_recipe) {
-      std::erase_if(facts, [](const Fact& f) { return f.key == Key::kGpusPerNode; });
-      for (Fact& f : facts) f.key = as_launched(f.key);
+      std::erase_if(use.facts, [](const Fact& f) { return f.key == Key::kGpusPerNode; });
+      for (Fact& f : use.facts) f.key = as_launched(f.key);
     }
     if (framework_ == Framework::kUnknown)
-      framework_ = recipe->is_nemo2() ? Framework::kNemo2 : Framework::kMegatronBridge;
+      framework_ = use.found->is_nemo2() ? Framework::kNemo2 : Framework::kMegatronBridge;
   }
+  return use;
+}
+
+// The model's dimensions, from the built-in table when the job names a model it knows (by name, or by a
+// checkpoint named like one); else a note that what the job leaves to the model is unknown.
+void Job::add_model_facts(const RawJob& raw, std::vector<Fact>& facts) {
   // NeMo 2 recipes name their module after the model (llama3_70b.pretrain_recipe).
   if (recipe_) model_ = find_model(recipe_->is_nemo2() ? recipe_->module : recipe_->model);
   if (!raw.model.empty()) {
@@ -117,8 +147,10 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
           "what the launch leaves to it is unknown");
     }
   }
-  facts.insert(facts.end(), raw.facts.begin(), raw.facts.end());
-  // The strongest spelling of each key wins; among equals, the last one written.
+}
+
+// The strongest spelling of each key wins; among equals, the last one written.
+void Job::take_strongest(const std::vector<Fact>& facts) {
   for (const Fact& f : facts) {
     auto& slot = values_[static_cast<std::size_t>(f.key)];
     if (slot && slot->priority > f.priority) continue;
@@ -132,12 +164,14 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       slot->value = Value::unknown(fmt::format("{} is larger than any real setting", *v));
     written_[static_cast<std::size_t>(f.key)] = f.origin != Origin::kRecipeDefault || f.location.in_file();
   }
-  if (framework_ == Framework::kMegatronBridge) sync_bridge_distributed_optimizer(facts);
-  sync_recipe_runner_stages();
-  // A recipe parlint does not know, or a checkpoint the config restores (NeMo's restore_from_path), sets
-  // values parlint cannot see: what the file leaves to them is unknown, never the framework default
-  // (which would give definite, false findings).
-  bool unknown_recipe = !raw.recipe.empty() && ((!recipe && !from_source) || !changed_by.empty());
+}
+
+// A recipe parlint does not know, or a checkpoint the config restores (NeMo's restore_from_path), sets
+// values parlint cannot see: what the file leaves to them is unknown, never the framework default (which
+// would give definite, false findings).
+void Job::leave_unread_values_unknown(const RawJob& raw, const RecipeUse& use) {
+  bool unknown_recipe =
+      !raw.recipe.empty() && ((!use.found && !use.from_source) || !use.changed_by.empty());
   if (raw.settings_from_checkpoint && !unknown_recipe) {
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kGlobalBatchSize); ++k)
       if (!values_[k])
@@ -152,15 +186,15 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   }
   if (unknown_recipe) {
     std::string reason =
-        !changed_arg.empty()
+        !use.changed_arg.empty()
             ? fmt::format(
                   "set by the recipe {}() called with {}=, which the built-in table read only at "
                   "its default",
-                  raw.recipe.name, changed_arg)
-        : changed_by.empty()
+                  raw.recipe.name, use.changed_arg)
+        : use.changed_by.empty()
             ? fmt::format("set by the recipe {}, which parlint does not know", raw.recipe.name)
             : fmt::format("set by the recipe {}, then possibly changed by {}, which parlint cannot read",
-                          raw.recipe.name, changed_by);
+                          raw.recipe.name, use.changed_by);
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
       if (!values_[k]) {
         Fact f = default_fact(static_cast<Key>(k), Value::unknown(reason), "");
@@ -168,23 +202,23 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
         values_[k] = std::move(f);
       }
     notes_.push_back(
-        !changed_arg.empty()
+        !use.changed_arg.empty()
             ? fmt::format("recipe {}() is called with {}=, which can change its layout; the built-in table "
                           "holds it at its defaults, so the values the file does not set itself are unknown",
-                          raw.recipe.name, changed_arg)
-        : changed_by.empty()
+                          raw.recipe.name, use.changed_arg)
+        : use.changed_by.empty()
             ? fmt::format("recipe {} was not found among the built-in recipes; the values it sets "
                           "are unknown",
                           raw.recipe.name)
             : fmt::format("the config of recipe {} is passed to {}, which parlint cannot read; the "
                           "values the file does not set itself are unknown",
-                          raw.recipe.name, changed_by));
+                          raw.recipe.name, use.changed_by));
   }
-  describes_model_ =
-      get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
-  apply_defaults(options);
-  // A launch passes words parlint cannot read where flags could stand ($EXTRA_ARGS): any default may
-  // be replaced by them, so none is what surely runs (DESIGN: unknown values never fire).
+}
+
+// A launch passes words parlint cannot read where flags could stand ($EXTRA_ARGS): any default may be
+// replaced by them, so none is what surely runs (DESIGN: unknown values never fire).
+void Job::unknown_defaults_past_unread_arguments(const RawJob& raw) {
   if (launch_ != LaunchKind::kNone && !arguments_complete_ && !raw.unread_arguments.empty()) {
     for (auto& slot : values_)
       if (slot && slot->origin == Origin::kFrameworkDefault && !slot->location.in_file() &&
@@ -196,7 +230,6 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
     notes_.push_back("the framework defaults of this launch are unknown: " + raw.unread_arguments +
                      " may set any of them");
   }
-  derive();
 }
 
 // Megatron-Bridge keeps the switch in both ddp and optimizer and turns both on when either is on

@@ -134,6 +134,20 @@ class Job {
 
  private:
   void set(Fact fact) { values_[static_cast<std::size_t>(fact.key)] = std::move(fact); }
+  // What a recipe the job names contributes, and why it may not (an argument or a function that may
+  // change what the built-in table holds).
+  struct RecipeUse {
+    const RecipeInfo* found = nullptr;
+    bool from_source = false;  // read from the user's framework source: among the job's facts already
+    std::string changed_by, changed_arg;
+    std::vector<Fact> facts;
+  };
+  void choose_cluster(const RawJob& raw, const LintOptions& options);
+  RecipeUse use_recipe(const RawJob& raw);
+  void add_model_facts(const RawJob& raw, std::vector<Fact>& facts);
+  void take_strongest(const std::vector<Fact>& facts);
+  void leave_unread_values_unknown(const RawJob& raw, const RecipeUse& use);
+  void unknown_defaults_past_unread_arguments(const RawJob& raw);
   void apply_defaults(const LintOptions& options);
   void sync_bridge_distributed_optimizer(const std::vector<Fact>& facts);
   void sync_recipe_runner_stages();
