@@ -170,8 +170,7 @@ void Job::take_strongest(const std::vector<Fact>& facts) {
 // values parlint cannot see: what the file leaves to them is unknown, never the framework default (which
 // would give definite, false findings).
 void Job::leave_unread_values_unknown(const RawJob& raw, const RecipeUse& use) {
-  bool unknown_recipe =
-      !raw.recipe.empty() && ((!use.found && !use.from_source) || !use.changed_by.empty());
+  bool unknown_recipe = !raw.recipe.empty() && ((!use.found && !use.from_source) || !use.changed_by.empty());
   if (raw.settings_from_checkpoint && !unknown_recipe) {
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kGlobalBatchSize); ++k)
       if (!values_[k])
