@@ -392,6 +392,127 @@ SyntaxError yaml_error(const SourceText& source, const YAML::Mark& mark, const s
   return {{start, end}, msg, ""};
 }
 
+// The lines a document's entries cover.
+SourceRange document_range(const std::vector<Entry>& entries) {
+  SourceRange range;
+  range.start = entries.front().location.range.start;
+  range.end = entries.back().location.range.end;
+  for (const auto& e : entries) {
+    if (e.location.range.valid()) {
+      range.start = std::min(range.start, e.location.range.start);
+      range.end = std::max(range.end, e.location.range.end);
+    }
+  }
+  return range;
+}
+
+// Several sections of Megatron-LM flags in one document (Megatron-LM's functional tests: MODEL_ARGS,
+// MODEL_ARGS_2, ...) are several runs: one job each, sharing the other sections. A section merged into
+// others (`BASE: &base` ... `<<: *base`) is their base, not a run. `is_flag_section` is filled for lookups
+// per entry (a list search made it sections x entries).
+std::vector<std::string> flag_sections_of(const std::vector<Entry>& entries,
+                                          std::set<std::string>& is_flag_section) {
+  std::vector<std::string> flag_sections;
+  for (const auto& e : entries)
+    if (e.path.size() == 2 && e.path[1].starts_with("--") && is_flag_section.insert(e.path[0]).second)
+      flag_sections.push_back(e.path[0]);
+  if (flag_sections.size() > 1) {
+    std::multimap<SourcePosition, const std::string*> merged_at;  // where merged values were written
+    for (const auto& e : entries)
+      if (e.from_merge && !e.path.empty()) merged_at.emplace(e.location.range.start, &e.path[0]);
+    std::set<std::string> bases;
+    for (const auto& e : entries) {
+      if (e.from_merge || e.path.size() != 2) continue;
+      auto [lo, hi] = merged_at.equal_range(e.location.range.start);
+      for (auto it = lo; it != hi; ++it)
+        if (*it->second != e.path[0]) bases.insert(e.path[0]);
+    }
+    std::erase_if(flag_sections, [&](const std::string& section) { return bases.count(section) > 0; });
+    for (const auto& b : bases) is_flag_section.erase(b);
+  }
+  return flag_sections;
+}
+
+// The jobs of a document that holds several (ROLL's workers, NeMo-RL's policy and PPO value model), as
+// the framework that reads it splits it: false when no framework splits it.
+bool read_roles(std::vector<Entry>& entries, const SourceRange& range, const DocumentAdapters& adapters,
+                ParsedFile& out) {
+  std::vector<DriverKey> keys;
+  keys.reserve(entries.size());
+  for (Entry& e : entries) keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
+  std::vector<DocumentRole> roles = adapters.roles(keys);
+  if (roles.empty()) return false;
+  for (const DocumentRole& role : roles) {
+    std::vector<Entry> run;
+    run.reserve(role.keys.size());
+    for (const DocumentRole::Key& k : role.keys) {
+      Entry e = entries[k.index];
+      if (!k.path.empty()) e.path = k.path;
+      if (k.value_from) e.node = entries[*k.value_from].node;
+      run.push_back(std::move(e));
+    }
+    DocumentExtractor extractor(run, adapters);
+    auto job = extractor.extract(range);
+    if (!job) continue;
+    if (!role.description.empty()) job->description = role.description;
+    if (!role.role.empty()) job->role = role.role;
+    out.jobs.push_back(std::move(*job));
+  }
+  return true;
+}
+
+// One run per section of flags: each reads the entries outside every flag section and its own section's,
+// in file order (the entries are split once: walking all of them per section made it sections x entries).
+void read_flag_sections(const std::vector<Entry>& entries, const std::vector<std::string>& flag_sections,
+                        const std::set<std::string>& is_flag_section, const SourceRange& range,
+                        const DocumentAdapters& adapters, ParsedFile& out) {
+  std::vector<std::size_t> shared;
+  std::map<std::string, std::vector<std::size_t>> by_section;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const Entry& e = entries[k];
+    if (e.path.size() > 1 && is_flag_section.count(e.path[0]))
+      by_section[e.path[0]].push_back(k);
+    else
+      shared.push_back(k);
+  }
+  for (const auto& section : flag_sections) {
+    std::vector<Entry> run;
+    SourceRange run_range;
+    std::vector<std::size_t> order;
+    const auto& mine = by_section[section];
+    std::merge(shared.begin(), shared.end(), mine.begin(), mine.end(), std::back_inserter(order));
+    for (std::size_t k : order) {
+      const Entry& e = entries[k];
+      run.push_back(e);
+      if (e.path[0] == section && e.location.range.valid()) {
+        if (!run_range.valid() || e.location.range.start < run_range.start)
+          run_range.start = e.location.range.start;
+        if (!run_range.valid() || run_range.end < e.location.range.end) run_range.end = e.location.range.end;
+      }
+    }
+    DocumentExtractor extractor(run, adapters);
+    auto extracted = extractor.extract(run_range.valid() ? run_range : range);
+    if (!extracted) continue;
+    RawJob job = std::move(*extracted);
+    job.description = "YAML document, " + section;
+    out.jobs.push_back(std::move(job));
+  }
+}
+
+// The jobs of one document: a framework's roles, one run per section of flags, or the document as one.
+void read_document(std::vector<Entry>& entries, const DocumentAdapters& adapters, ParsedFile& out) {
+  SourceRange range = document_range(entries);
+  if (read_roles(entries, range, adapters, out)) return;
+  std::set<std::string> is_flag_section;
+  std::vector<std::string> flag_sections = flag_sections_of(entries, is_flag_section);
+  if (flag_sections.size() <= 1) {
+    DocumentExtractor extractor(entries, adapters);
+    if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
+    return;
+  }
+  read_flag_sections(entries, flag_sections, is_flag_section, range, adapters, out);
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> hydra_defaults(const SourceText& source) {
@@ -505,100 +626,7 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, const Doc
     auto& entries = walker.entries();
     if (entries.empty()) continue;
     walker.add_literals(out.literals);
-    SourceRange range;
-    range.start = entries.front().location.range.start;
-    range.end = entries.back().location.range.end;
-    for (const auto& e : entries) {
-      if (e.location.range.valid()) {
-        range.start = std::min(range.start, e.location.range.start);
-        range.end = std::max(range.end, e.location.range.end);
-      }
-    }
-    // Several sections of Megatron-LM flags in one document (Megatron-LM's functional tests:
-    // MODEL_ARGS, MODEL_ARGS_2, ...) are several runs: one job each, sharing the other sections.
-    // A section merged into others (`BASE: &base` ... `<<: *base`) is their base, not a run.
-    std::vector<std::string> flag_sections;
-    std::set<std::string> is_flag_section;  // looked up per entry: a list search made it sections x entries
-    for (const auto& e : entries)
-      if (e.path.size() == 2 && e.path[1].starts_with("--") && is_flag_section.insert(e.path[0]).second)
-        flag_sections.push_back(e.path[0]);
-    if (flag_sections.size() > 1) {
-      std::multimap<SourcePosition, const std::string*> merged_at;  // where merged values were written
-      for (const auto& e : entries)
-        if (e.from_merge && !e.path.empty()) merged_at.emplace(e.location.range.start, &e.path[0]);
-      std::set<std::string> bases;
-      for (const auto& e : entries) {
-        if (e.from_merge || e.path.size() != 2) continue;
-        auto [lo, hi] = merged_at.equal_range(e.location.range.start);
-        for (auto it = lo; it != hi; ++it)
-          if (*it->second != e.path[0]) bases.insert(e.path[0]);
-      }
-      std::erase_if(flag_sections, [&](const std::string& section) { return bases.count(section) > 0; });
-      for (const auto& b : bases) is_flag_section.erase(b);
-    }
-    // A document that holds several jobs (ROLL's workers, NeMo-RL's policy and PPO value model), as the
-    // framework that reads it splits it.
-    std::vector<DriverKey> keys;
-    keys.reserve(entries.size());
-    for (Entry& e : entries) keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
-    if (std::vector<DocumentRole> roles = adapters.roles(keys); !roles.empty()) {
-      for (const DocumentRole& role : roles) {
-        std::vector<Entry> run;
-        run.reserve(role.keys.size());
-        for (const DocumentRole::Key& k : role.keys) {
-          Entry e = entries[k.index];
-          if (!k.path.empty()) e.path = k.path;
-          if (k.value_from) e.node = entries[*k.value_from].node;
-          run.push_back(std::move(e));
-        }
-        DocumentExtractor extractor(run, adapters);
-        auto job = extractor.extract(range);
-        if (!job) continue;
-        if (!role.description.empty()) job->description = role.description;
-        if (!role.role.empty()) job->role = role.role;
-        out.jobs.push_back(std::move(*job));
-      }
-      continue;
-    }
-    if (flag_sections.size() <= 1) {
-      DocumentExtractor extractor(entries, adapters);
-      if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
-      continue;
-    }
-    // Each run reads the entries outside every flag section and its own section's, in file order: the
-    // entries are split once (walking all of them per section made it sections x entries).
-    std::vector<std::size_t> shared;
-    std::map<std::string, std::vector<std::size_t>> by_section;
-    for (std::size_t k = 0; k < entries.size(); ++k) {
-      const Entry& e = entries[k];
-      if (e.path.size() > 1 && is_flag_section.count(e.path[0]))
-        by_section[e.path[0]].push_back(k);
-      else
-        shared.push_back(k);
-    }
-    for (const auto& section : flag_sections) {
-      std::vector<Entry> run;
-      SourceRange run_range;
-      std::vector<std::size_t> order;
-      const auto& mine = by_section[section];
-      std::merge(shared.begin(), shared.end(), mine.begin(), mine.end(), std::back_inserter(order));
-      for (std::size_t k : order) {
-        const Entry& e = entries[k];
-        run.push_back(e);
-        if (e.path[0] == section && e.location.range.valid()) {
-          if (!run_range.valid() || e.location.range.start < run_range.start)
-            run_range.start = e.location.range.start;
-          if (!run_range.valid() || run_range.end < e.location.range.end)
-            run_range.end = e.location.range.end;
-        }
-      }
-      DocumentExtractor extractor(run, adapters);
-      auto extracted = extractor.extract(run_range.valid() ? run_range : range);
-      if (!extracted) continue;
-      RawJob job = std::move(*extracted);
-      job.description = "YAML document, " + section;
-      out.jobs.push_back(std::move(job));
-    }
+    read_document(entries, adapters, out);
   }
   return out;
 }
