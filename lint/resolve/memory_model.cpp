@@ -142,13 +142,9 @@ std::optional<AssumedInput> default_distributed_optimizer(const Job& job) {
   }
 }
 
-std::optional<MemoryEstimate> estimate(const Job& job, const Supplied& supplied) {
-  std::vector<std::string> missing = memory_inputs_missing(job);
-  std::erase_if(missing, [&](const std::string& m) {
-    return (m == key_name(Key::kMicroBatchSize) && supplied.micro_batch) ||
-           (m == key_name(Key::kUseDistributedOptimizer) && supplied.sharding);
-  });
-  if (!missing.empty()) return std::nullopt;
+// The model, layout and batch the estimate is made of; nullopt when the layout leaves a data-parallel
+// group empty.
+std::optional<Inputs> read_inputs(const Job& job, const Supplied& supplied) {
   auto mesh = *job.mesh();
   Inputs in{};
   in.h = *num(job, Key::kHiddenSize);
@@ -167,7 +163,6 @@ std::optional<MemoryEstimate> estimate(const Job& job, const Supplied& supplied)
   in.e = static_cast<double>(mesh.ep);
   in.te = static_cast<double>(mesh.etp);
   in.sp = job.get_bool(Key::kSequenceParallel).value_or(false);
-  Sharding shard = supplied.sharding ? *supplied.sharding : *sharding(job);
   in.v = num(job, Key::kVirtualPipelineModelParallelSize);
   in.untied = !job.get_bool(Key::kShareEmbeddingsAndOutputWeights).value_or(true);
   if (auto experts = num(job, Key::kNumMoeExperts); experts && *experts > 0) {
@@ -179,7 +174,13 @@ std::optional<MemoryEstimate> estimate(const Job& job, const Supplied& supplied)
   if (dp < 1 || edp < 1) return std::nullopt;
   if (auto gbs = num(job, Key::kGlobalBatchSize)) in.m = *gbs / (in.b * dp);
 
-  MemoryEstimate out;
+  return in;
+}
+
+// Weights, gradients and optimizer state per GPU: the parameters each GPU holds (TP-sharded,
+// replicated, routed experts) times the bytes each takes under the job's sharding.
+void add_weights_and_optimizer(const Job& job, const Inputs& in, const Sharding& shard, MemoryEstimate& out) {
+  double dp = in.world / (in.t * in.p * in.c), edp = in.world / (in.p * in.e * in.te);
   const double q = in.d * in.a, gamma = 1.5;  // SwiGLU assumed for the MLP (3hf)
   double attention = 2 * in.h * q * (1 + in.g / in.a);
   double dense_mlp = 2 * in.h * in.f * gamma;
@@ -243,7 +244,10 @@ std::optional<MemoryEstimate> estimate(const Job& job, const Supplied& supplied)
       peft ? "the frozen weights (PEFT: only the adapters train)" : "weights, gradients and optimizer"));
   if (!shard.by.empty() && shard.by != "the distributed optimizer")
     out.terms.back() += " (sharded by " + shard.by + ")";
+}
 
+// Activations of the first pipeline stage's in-flight micro-batches, by the recompute the job asks for.
+void add_activations(const Job& job, const Inputs& in, MemoryEstimate& out) {
   double act;
   const Fact* recompute = job.fact(Key::kRecomputeGranularity);
   std::string granularity =
@@ -290,6 +294,20 @@ std::optional<MemoryEstimate> estimate(const Job& job, const Supplied& supplied)
                                               : " (Megatron-LM's branch without sequence parallelism)"),
                      "bf16 parameters, fp32 gradients and Adam state; SwiGLU MLP; RMSNorm",
                      "not modelled: CPU offload, CUDA graphs, NCCL buffers and allocator overhead"};
+}
+
+std::optional<MemoryEstimate> estimate(const Job& job, const Supplied& supplied) {
+  std::vector<std::string> missing = memory_inputs_missing(job);
+  std::erase_if(missing, [&](const std::string& m) {
+    return (m == key_name(Key::kMicroBatchSize) && supplied.micro_batch) ||
+           (m == key_name(Key::kUseDistributedOptimizer) && supplied.sharding);
+  });
+  if (!missing.empty()) return std::nullopt;
+  std::optional<Inputs> in = read_inputs(job, supplied);
+  if (!in) return std::nullopt;
+  MemoryEstimate out;
+  add_weights_and_optimizer(job, *in, supplied.sharding ? *supplied.sharding : *sharding(job), out);
+  add_activations(job, *in, out);
   out.total_gib = out.weights_optimizer_gib + out.activations_gib;
   out.assumed = supplied.assumed;
   return out;
