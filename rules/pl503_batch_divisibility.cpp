@@ -80,11 +80,21 @@ Refused at start-up (unless `decrease_batch_size_if_needed`, which silently roun
 class BatchDivisibility final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
-  // ROLL checks the prompts of a step against the actor's DP before it starts (its global batch is
-  // rollout_batch_size; roll/utils/config_utils.py:87-98@8eb27cc2dc34).
-  static void roll_rollout_batch(const Job& job, std::int64_t prompts, std::vector<Finding>& out) {
-    // ROLL's own arithmetic: the sizes strategy_config writes, 1 for those it leaves out
-    // (config_utils.py:74-76), TP x PP x CP.
+  // A framework's own refusal or help, filled in with the batch's numbers.
+  struct BatchTerms {
+    std::int64_t gbs, mbs, dp, unit;
+    std::string spelling, near;
+  };
+  static std::string fill(const std::string& text, const BatchTerms& t) {
+    return fmt::format(fmt::runtime(text), fmt::arg("gbs", t.gbs), fmt::arg("mbs", t.mbs),
+                       fmt::arg("dp", t.dp), fmt::arg("unit", t.unit), fmt::arg("spelling", t.spelling),
+                       fmt::arg("near", t.near));
+  }
+
+  // A framework that checks the batch against the DP of the sizes its config writes (1 for the others)
+  // before it starts, whatever the micro-batch (ROLL's rollout_batch_size against actor_train's DP).
+  static void written_sizes_batch(const Job& job, const BatchCheck& check, std::int64_t gbs,
+                                  std::vector<Finding>& out) {
     auto size = [&](Key k) { return job.is_written(k) ? job.get_int(k) : std::optional<std::int64_t>(1); };
     auto world = job.get_int(Key::kWorldSize);
     auto tp = size(Key::kTensorModelParallelSize), pp = size(Key::kPipelineModelParallelSize),
@@ -92,16 +102,12 @@ class BatchDivisibility final : public Rule {
     if (!world || !tp || !pp || !cp || *tp * *pp * *cp <= 0 || *world % (*tp * *pp * *cp) != 0) return;
     std::optional<std::int64_t> dp = *world / (*tp * *pp * *cp);
     const Fact* at = job.fact(Key::kGlobalBatchSize);
-    if (!dp || *dp <= 1 || prompts % *dp == 0 || !at->location.in_file()) return;
+    if (!dp || *dp <= 1 || gbs % *dp == 0 || !at->location.in_file()) return;
+    BatchTerms terms{gbs, 0, *dp, *dp, at->spelling, ""};
     Finding f;
     f.location = at->location;
-    f.message = fmt::format(
-        "rollout_batch_size={} is not a multiple of actor_train's DP = {}; ROLL raises \"Rollout Batch Size "
-        "({}) "
-        "must be divisible by data parallel size ({}) to ensure equal distribution across DP workers.\" at "
-        "start-up",
-        prompts, *dp, prompts, *dp);
-    f.help = fmt::format("use a rollout_batch_size that is a multiple of {}", *dp);
+    f.message = fill(check.refusal, terms);
+    f.help = fill(check.help, terms);
     out.push_back(std::move(f));
   }
 
@@ -128,8 +134,10 @@ class BatchDivisibility final : public Rule {
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
-    // Only actor_train carries a batch: rollout_batch_size (parsers/frameworks/roll.cpp).
-    if (gbs && job.driver() == Driver::kRoll) return roll_rollout_batch(job, *gbs, out);
+    // A framework that builds Megatron itself may check the batch first, its own way (its adapter says).
+    const std::optional<BatchCheck>& own = job.driver_traits().batch;
+    if (gbs && own && own->divisor == BatchCheck::Divisor::kDpOfWrittenSizes)
+      return written_sizes_batch(job, *own, *gbs, out);
     if (gbs && slime_step_batch(job, *gbs, out)) return;
     if (!gbs || !mbs || *mbs <= 0) return;
     auto dp = job.data_parallel();
@@ -146,40 +154,8 @@ class BatchDivisibility final : public Rule {
         "calculator asserts \"global batch size ({}) is not divisible by micro batch size ({}) times "
         "data parallel size ({})\"",
         *gbs, *mbs, *dp, unit, *gbs, *mbs, *dp);
-    // verl's own check of the actor's batch (verl/utils/config.py:87-113@b178a3cd56f5): the rollout's
-    // samples per step against ppo_micro_batch_size_per_gpu per data-parallel rank.
-    const bool verl = job.framework() == Framework::kVerl;
-    // NeMo-RL passes Megatron-Bridge a batch it ignores and shards its own at the first training step:
-    // GBS over DP, then each rank's share into micro-batches (distributed/batched_data_dict.py:537-543,
-    // 1010-1013@7ea279abfbeb).
-    // ChatLearn the same: the trainer's batch over num_replica x replica_dp_size, the micro-batches only
-    // without packing (algorithm/grpo.py:155-176@b7af31a972eb).
-    const bool chatlearn = job.driver() == Driver::kChatLearn;
-    if (chatlearn) {
-      if (*gbs % *dp == 0) return;
-      f.message = fmt::format(
-          "runtime_args.train_global_batch_size={} is not a multiple of the trainer's DP = {}; ChatLearn's "
-          "validate() asserts \"runtime_args.train_global_batch_size ... must be divisible by "
-          "models.policy_trainer.num_replica ... times models.policy_trainer.replica_dp_size ...\"",
-          *gbs, *dp);
-    }
-    if (job.driver() == Driver::kNemoRl) {
-      // The micro-batch split does not apply with sequence packing or dynamic batching, which the
-      // config may turn on where parlint does not look: only the shards are judged.
-      if (*gbs % *dp == 0) return;
-      f.message = fmt::format(
-          "policy.train_global_batch_size={} is not a multiple of DP = {}; NeMo-RL asserts \"Batch size ({}) "
-          "is "
-          "not a multiple of shards ({})\" at the first training step",
-          *gbs, *dp, *gbs, *dp);
-    }
-    if (verl)
-      f.message = fmt::format(
-          "{} = {} is not a multiple of ppo_micro_batch_size_per_gpu·DP = {}·{} = {}; verl's validate_config "
-          "asserts \"real_train_batch_size ({}) must be divisible by minimal possible batch size ({})\" "
-          "before "
-          "it starts the workers",
-          gbs_fact->spelling, *gbs, *mbs, *dp, unit, *gbs, unit);
+    // A framework that shards the batch over DP itself asks only that DP divide it.
+    if (own && own->divisor == BatchCheck::Divisor::kDp && *gbs % *dp == 0) return;
     std::vector<std::int64_t> near;
     if (*gbs / unit > 0) near.push_back(*gbs / unit * unit);
     near.push_back((*gbs / unit + 1) * unit);
@@ -187,9 +163,11 @@ class BatchDivisibility final : public Rule {
     // Unsafe: the batch size changes the optimisation. The nearest multiple, the smaller one on a tie.
     std::int64_t to = near.back();
     if (near.size() == 2 && *gbs - near.front() <= near.back() - *gbs) to = near.front();
-    if (verl)
-      f.help = fmt::format("make data.train_batch_size x rollout.n a multiple of {} (e.g. {})", unit,
-                           join_numbers(near, " or "));
+    if (own) {
+      BatchTerms terms{*gbs, *mbs, *dp, unit, gbs_fact->spelling, join_numbers(near, " or ")};
+      if (!own->refusal.empty()) f.message = fill(own->refusal, terms);
+      if (!own->help.empty()) f.help = fill(own->help, terms);
+    }
     // slime's own global batch, computed from its rollout terms: those are what to change.
     const Fact* step = job.fact(Key::kRolloutStepBatchSize);
     const bool slime_sets_it = step && step->location.range == gbs_fact->location.range;
@@ -205,7 +183,7 @@ class BatchDivisibility final : public Rule {
           step->spelling, unit, join_numbers(near, " or "));
       for (const auto& w : step->written_at) f.related.push_back(w);
     }
-    if (gbs_fact->location.in_file() && !f.weak && !verl && !slime_sets_it)
+    if (gbs_fact->location.in_file() && !f.weak && (!own || own->fix) && !slime_sets_it)
       f.fix = FixRequest{FixApplicability::kUnsafe,
                          fmt::format("set global_batch_size to {}", to),
                          {set_value(*gbs_fact, Value::integer(to))}};

@@ -124,7 +124,8 @@ class FsdpConfig final : public Rule {
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     const Framework fw = job.framework();
-    if (fw == Framework::kMegatronDeepSpeed || fw == Framework::kVerl) return;
+    // DeepSpeed's ZeRO, or a framework whose data-parallel settings are its own engine's (its adapter says).
+    if (fw == Framework::kMegatronDeepSpeed || job.driver_traits().fsdp_settings_its_own) return;
     const bool mlm = fw == Framework::kMegatronLM, bridge = fw == Framework::kMegatronBridge;
     auto report = [&](const Fact* at, std::string message, std::string help, const Fact* other = nullptr) {
       out.push_back(finding_at(*at, std::move(message), std::move(help), other));

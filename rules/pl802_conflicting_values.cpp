@@ -62,12 +62,10 @@ reconciles (`ddp.use_distributed_optimizer` and `optimizer.use_distributed_optim
 class ConflictingValues final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
-  // verl builds the reference and critic in the actor's processes, on the Megatron groups the actor set
-  // up (megatron_workers.py:273-293@b178a3cd56f5): a size under their own megatron section is not applied.
-  static bool verl_role_size(const Conflict& c, const Job& job, std::vector<Finding>& out) {
-    if (job.framework() != Framework::kVerl || !c.loser.location.in_file()) return false;
-    const std::string& s = c.loser.spelling;
-    if (!s.starts_with("critic.megatron.") && !s.starts_with("actor_rollout_ref.ref.megatron.")) return false;
+  // A setting the framework never applies (verl's critic and reference run on the Megatron groups the
+  // actor set up): its adapter says how, and the finding stands at the setting that does nothing.
+  static bool not_applied(const Conflict& c, std::vector<Finding>& out) {
+    if (c.not_applied.empty() || !c.loser.location.in_file()) return false;
     Finding f;
     f.location = c.loser.location;
     std::string runs =
@@ -75,10 +73,8 @@ class ConflictingValues final : public Rule {
             ? fmt::format("{}={} ({} at line {})", key_name(c.winner.key), c.winner.value.to_string(),
                           c.winner.spelling, c.winner.location.range.start.line)
             : fmt::format("the actor's {} (its default)", key_name(c.winner.key));
-    f.message = fmt::format(
-        "{}={} does not take effect: verl builds the {} in the actor's processes, on the Megatron groups the "
-        "actor set up, so it runs with {}",
-        s, c.loser.value.to_string(), s.starts_with("critic.") ? "critic" : "reference model", runs);
+    f.message = fmt::format("{}={} does not take effect: {}, so it runs with {}", c.loser.spelling,
+                            c.loser.value.to_string(), c.not_applied, runs);
     f.help = "remove it, or set the actor's value if that is the layout you want for every role";
     if (c.winner.location.in_file()) f.related.push_back({c.winner.location, "the value that runs"});
     out.push_back(std::move(f));
@@ -87,7 +83,7 @@ class ConflictingValues final : public Rule {
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     for (const Conflict& c : job.conflicts()) {
-      if (verl_role_size(c, job, out)) continue;
+      if (not_applied(c, out)) continue;
       if (!c.winner.location.in_file()) continue;
       // `x = None` then `x = 10000` only fills in a value left unset: nothing is overridden.
       if (c.loser.value.kind() == Value::Kind::kNull || c.winner.value.kind() == Value::Kind::kNull) continue;

@@ -17,6 +17,24 @@ using namespace document_keys;
 
 constexpr std::string_view kTrainer = "models.policy_trainer.";
 
+// What ChatLearn does with the trainer's settings: its template writes sequence_parallel: true for every
+// TP its launches choose (template/grpo_megatron.yaml@b7af31a972eb), and it splits the trainer's batch over
+// num_replica x replica_dp_size itself, the micro-batches only without packing
+// (algorithm/grpo.py:155-176@b7af31a972eb).
+DriverTraits chatlearn_traits() {
+  DriverTraits t;
+  t.name = "ChatLearn";
+  t.turns_sp_off_at_tp1 = true;
+  t.batch =
+      BatchCheck{BatchCheck::Divisor::kDp,
+                 "runtime_args.train_global_batch_size={gbs} is not a multiple of the trainer's DP = {dp}; "
+                 "ChatLearn's validate() asserts \"runtime_args.train_global_batch_size ... must be "
+                 "divisible by models.policy_trainer.num_replica ... times "
+                 "models.policy_trainer.replica_dp_size ...\"",
+                 "", true};
+  return t;
+}
+
 class ChatLearn final : public LaunchAdapter {
  public:
   std::string_view name() const override { return "ChatLearn"; }
@@ -96,10 +114,7 @@ class ChatLearn final : public LaunchAdapter {
     job.launch = LaunchKind::kNone;  // Ray places one actor per GPU
     job.description = "ChatLearn policy_trainer (" + std::string(launch.entry) + ", Megatron)";
     job.driver = Driver::kChatLearn;
-    job.driver_traits.name = "ChatLearn";
-    // Its template writes sequence_parallel: true for every TP its launches choose
-    // (template/grpo_megatron.yaml@b7af31a972eb).
-    job.driver_traits.turns_sp_off_at_tp1 = true;
+    job.driver_traits = chatlearn_traits();
     for (Fact& f : gpus) job.facts.push_back(std::move(f));
   }
 };
@@ -128,8 +143,7 @@ class ChatLearnConfig final : public DocumentAdapter {
     }
     DriverConfig out{Framework::kMegatronLM, "ChatLearn policy_trainer (Megatron)", "", "", false, false};
     out.driver = Driver::kChatLearn;
-    out.traits.name = "ChatLearn";
-    out.traits.turns_sp_off_at_tp1 = true;  // its template's SP for every TP (template/grpo_megatron.yaml)
+    out.traits = chatlearn_traits();
     const DriverKey* policy_gpus = find(keys, {"models", "policy", "num_gpu"});
     const bool policy_on_trainer_gpus =
         policy_gpus && policy_gpus->scalar == "${models.policy_trainer.num_gpu}";

@@ -15,6 +15,7 @@ enum class Script { kMegatron, kOther };
 // swift/cli/<name>.py or swift.cli.<name>: kMegatron for the trainers of swift/cli/_megatron (pt, sft,
 // rlhf), kOther for the rest; nullopt when not ms-swift's.
 std::optional<Script> swift_script(std::string_view entry, bool module) {
+  if (entry.find("swift") == std::string_view::npos) return std::nullopt;
   std::string path(entry);
   if (module)
     std::replace(path.begin(), path.end(), '.', '/');

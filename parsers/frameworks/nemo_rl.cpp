@@ -218,6 +218,16 @@ class NemoRl final : public DocumentAdapter {
     DriverConfig out{Framework::kMegatronBridge, "NeMo-RL policy (megatron_cfg)", "", "", false, false};
     out.driver = Driver::kNemoRl;
     out.traits.name = "NeMo-RL";
+    // It passes Megatron-Bridge a batch it ignores and shards its own at the first training step: the
+    // batch over DP, then each rank's share into micro-batches, which sequence packing or dynamic
+    // batching (written where parlint may not look) replace; only the shards are judged
+    // (distributed/batched_data_dict.py:537-543, 1010-1013@7ea279abfbeb).
+    out.traits.batch =
+        BatchCheck{BatchCheck::Divisor::kDp,
+                   "policy.train_global_batch_size={gbs} is not a multiple of DP = {dp}; NeMo-RL "
+                   "asserts \"Batch size ({gbs}) is not a multiple of shards ({dp})\" at the first "
+                   "training step",
+                   "", true};
     if (base_yaml) out.base = defaults->scalar;
     // megatron_cfg.enabled may be switched on by a config that inherits this one, so the keys stay; the
     // switch itself travels with the job (RawJob::megatron_on).

@@ -102,6 +102,15 @@ class Roll final : public DocumentAdapter {
     // ROLL's mcore_adapter turns SP off at TP 1 (mcore_adapter/src/mcore_adapter/models/model_config.py:
     // 368-373@8eb27cc2dc34).
     out.traits.turns_sp_off_at_tp1 = true;
+    // It checks the prompts of a step (rollout_batch_size, the global batch parlint reads) against
+    // actor_train's DP before it starts, with its own arithmetic: the sizes strategy_config writes, 1 for
+    // the others (roll/utils/config_utils.py:74-98@8eb27cc2dc34).
+    out.traits.batch =
+        BatchCheck{BatchCheck::Divisor::kDpOfWrittenSizes,
+                   "rollout_batch_size={gbs} is not a multiple of actor_train's DP = {dp}; ROLL "
+                   "raises \"Rollout Batch Size ({gbs}) must be divisible by data parallel size "
+                   "({dp}) to ensure equal distribution across DP workers.\" at start-up",
+                   "use a rollout_batch_size that is a multiple of {dp}", true};
     out.from_checkpoint = true;
     for (auto& k : keys) {
       const auto& p = *k.path;

@@ -200,7 +200,11 @@ std::vector<RoleLaunch> megatron_roles(std::span<const Word> args) {
         winner.spelling = "the actor's default";
       }
       f.spelling = std::string(prefix) + f.spelling;
-      out.push_back(Conflict{std::move(winner), std::move(f)});
+      // verl builds the reference and critic in the actor's processes, on the Megatron groups the actor
+      // set up (megatron_workers.py:273-293@b178a3cd56f5).
+      std::string why = std::string("verl builds the ") + (prefix == kCritic ? "critic" : "reference model") +
+                        " in the actor's processes, on the Megatron groups the actor set up";
+      out.push_back(Conflict{std::move(winner), std::move(f), std::move(why)});
     }
     return out;
   };
@@ -277,11 +281,21 @@ RoleLaunch ray_job(std::span<const Word> args) {
   return l;
 }
 
-// verl turns sequence parallelism off itself at TP 1 (verl/workers/config/engine.py:133-135@b178a3cd56f5).
+// verl turns sequence parallelism off itself at TP 1 (verl/workers/config/engine.py:133-135@b178a3cd56f5);
+// its validate_config checks the actor's batch, the rollout's samples per step, against
+// ppo_micro_batch_size_per_gpu per data-parallel rank (verl/utils/config.py:87-113@b178a3cd56f5); its
+// FSDP settings are its own engine's.
 DriverTraits verl_traits() {
   DriverTraits t;
   t.name = "verl";
   t.turns_sp_off_at_tp1 = true;
+  t.fsdp_settings_its_own = true;
+  t.batch = BatchCheck{
+      BatchCheck::Divisor::kMicroBatchTimesDp,
+      "{spelling} = {gbs} is not a multiple of ppo_micro_batch_size_per_gpu·DP = {mbs}·{dp} = {unit}; verl's "
+      "validate_config asserts \"real_train_batch_size ({gbs}) must be divisible by minimal possible batch "
+      "size ({unit})\" before it starts the workers",
+      "make data.train_batch_size x rollout.n a multiple of {unit} (e.g. {near})", false};
   return t;
 }
 

@@ -256,6 +256,14 @@ Value typed_value(const Value& v, KeyType type, bool inverted) {
   return out;
 }
 
+// A document's keys as the framework adapters are shown them.
+std::vector<DriverKey> driver_keys(std::vector<Entry>& entries) {
+  std::vector<DriverKey> keys;
+  keys.reserve(entries.size());
+  for (Entry& e : entries) keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
+  return keys;
+}
+
 class DocumentExtractor {
  public:
   DocumentExtractor(std::vector<Entry>& entries, const DocumentAdapters& adapters)
@@ -265,16 +273,18 @@ class DocumentExtractor {
   }
 
   // nullopt: the document configures another backend (a driver framework with Megatron off).
-  std::optional<RawJob> extract(SourceRange range) {
+  // `built`: the document's keys as the adapters are shown them, when the caller built them for these
+  // very entries (and no adapter has marked them yet).
+  std::optional<RawJob> extract(SourceRange range, std::vector<DriverKey>* built = nullptr) {
     RawJob job;
     job.range = range;
     job.framework = detect_framework(entries_);
     job.description = "YAML document";
     // A framework that drives Megatron-Core under keys of its own (parsers/frameworks) says what each
     // key is: the setting it is read as, a key of its own, a key not in effect.
-    std::vector<DriverKey> keys;
-    keys.reserve(entries_.size());
-    for (Entry& e : entries_) keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
+    std::vector<DriverKey> own;
+    if (!built) own = driver_keys(entries_);
+    std::vector<DriverKey>& keys = built ? *built : own;
     std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
     std::vector<Fact> computed;  // what the framework computes from several keys
     if (auto driver = adapters_.read(keys)) {
@@ -435,11 +445,8 @@ std::vector<std::string> flag_sections_of(const std::vector<Entry>& entries,
 
 // The jobs of a document that holds several (ROLL's workers, NeMo-RL's policy and PPO value model), as
 // the framework that reads it splits it: false when no framework splits it.
-bool read_roles(std::vector<Entry>& entries, const SourceRange& range, const DocumentAdapters& adapters,
-                ParsedFile& out) {
-  std::vector<DriverKey> keys;
-  keys.reserve(entries.size());
-  for (Entry& e : entries) keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
+bool read_roles(std::vector<Entry>& entries, std::vector<DriverKey>& keys, const SourceRange& range,
+                const DocumentAdapters& adapters, ParsedFile& out) {
   std::vector<DocumentRole> roles = adapters.roles(keys);
   if (roles.empty()) return false;
   for (const DocumentRole& role : roles) {
@@ -502,12 +509,13 @@ void read_flag_sections(const std::vector<Entry>& entries, const std::vector<std
 // The jobs of one document: a framework's roles, one run per section of flags, or the document as one.
 void read_document(std::vector<Entry>& entries, const DocumentAdapters& adapters, ParsedFile& out) {
   SourceRange range = document_range(entries);
-  if (read_roles(entries, range, adapters, out)) return;
+  std::vector<DriverKey> keys = driver_keys(entries);
+  if (read_roles(entries, keys, range, adapters, out)) return;
   std::set<std::string> is_flag_section;
   std::vector<std::string> flag_sections = flag_sections_of(entries, is_flag_section);
   if (flag_sections.size() <= 1) {
     DocumentExtractor extractor(entries, adapters);
-    if (auto job = extractor.extract(range)) out.jobs.push_back(std::move(*job));
+    if (auto job = extractor.extract(range, &keys)) out.jobs.push_back(std::move(*job));
     return;
   }
   read_flag_sections(entries, flag_sections, is_flag_section, range, adapters, out);
