@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "parsers/frameworks/adapters.h"
 
 namespace parlint {
