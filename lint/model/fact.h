@@ -48,8 +48,8 @@ struct Fact {
 struct Conflict {
   Fact winner;
   Fact loser;
-  // Set by a framework adapter when the framework never applies the loser (verl's critic runs on the
-  // actor's Megatron groups): how it ignores it. PL802 reports it at the loser.
+  // Set by a framework adapter when the framework never applies the loser (a role that runs on another
+  // role's parallel groups): how it ignores it. PL802 reports it at the loser.
   std::string not_applied = {};
 };
 

@@ -7,14 +7,14 @@ namespace parlint {
 
 // kMegatronDeepSpeed: microsoft/Megatron-DeepSpeed, a Megatron-LM fork launched with --deepspeed; its
 // argument checks differ (SP turned off silently at TP 1, no CUDA_DEVICE_MAX_CONNECTIONS assert for TP).
-// kVerl: volcengine/verl's Megatron workers (actor_rollout_ref.actor.megatron.*), which build
-// Megatron-Core's config themselves and turn sequence parallelism off at TP 1.
+// kVerl: volcengine/verl's Megatron workers, which build Megatron-Core's config themselves (the adapter
+// in parsers/frameworks/verl.cpp says how).
 enum class Framework { kUnknown, kMegatronLM, kMegatronBridge, kNemo1, kNemo2, kMegatronDeepSpeed, kVerl };
 
-// A post-training framework that builds Megatron models itself and checks its own settings first (its
-// framework above says whose Megatron semantics apply: NeMo-RL runs Megatron-Bridge, ChatLearn
-// Megatron-LM, ROLL Megatron-Core through mcore_adapter). ms-swift's `megatron sft|pt|rlhf` builds
-// Megatron-Core itself (framework kUnknown: Megatron-Core's checks), with defaults of its own.
+// The post-training framework that builds a job, as its adapter (parsers/frameworks) names it: an identity
+// only, for PL110, which tells the rollout engines apart. Whose Megatron semantics apply is the Framework
+// above; what the framework does with the settings is its DriverTraits (driver_traits.h), which the
+// adapter fills and every other rule reads.
 enum class Driver { kNone, kNemoRl, kRoll, kChatLearn, kMsSwift };
 
 // Megatron-LM and its fork Megatron-DeepSpeed: the same flags, defaults and model arguments.
