@@ -11,6 +11,16 @@ Location span(const Location& a, const Location& b) {
   return a;
 }
 
+std::vector<std::string> dotted_path(std::string_view key) {
+  std::vector<std::string> path;
+  while (!key.empty()) {
+    auto dot = key.find('.');
+    path.emplace_back(key.substr(0, dot));
+    key = dot == std::string_view::npos ? std::string_view{} : key.substr(dot + 1);
+  }
+  return path;
+}
+
 std::optional<FlagValue> last_flag_value(std::span<const Word> args, std::string_view name) {
   std::optional<FlagValue> out;
   for (std::size_t k = 0; k < args.size(); ++k) {

@@ -22,6 +22,9 @@ struct ArgumentFacts {
 // A location from the start of `a` to the end of `b` when both are on one line of one file.
 Location span(const Location& a, const Location& b);
 
+// The parts of a dotted config path ("trainer.num_nodes" -> trainer, num_nodes).
+std::vector<std::string> dotted_path(std::string_view key);
+
 // The last `--name value` or `--name=value` among a launch's arguments: the flag's word, the value's word
 // and the value's text.
 struct FlagValue {

@@ -9,12 +9,7 @@ TrainingArgs read_named_settings(std::span<const NamedSetting> settings) {
   TrainingArgs out;
   SettingList list;
   for (const NamedSetting& s : settings) {
-    std::vector<std::string> path;
-    for (std::string_view rest = s.path; !rest.empty();) {
-      auto dot = rest.find('.');
-      path.emplace_back(rest.substr(0, dot));
-      rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
-    }
+    std::vector<std::string> path = dotted_path(s.path);
     out.hydra_overrides = true;
     auto match = match_config_path(path);
     if (!match) {

@@ -156,13 +156,8 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     while (t.starts_with("+")) t.remove_prefix(1);
     auto eq = t.find('=');
     if (eq == std::string_view::npos || a.unknown) continue;
-    std::vector<std::string> path;
-    for (std::string_view key = t.substr(0, eq); !key.empty();) {
-      auto dot = key.find('.');
-      path.emplace_back(key.substr(0, dot));
-      key = dot == std::string_view::npos ? std::string_view{} : key.substr(dot + 1);
-    }
-    if (restores_checkpoint_config(path, t.substr(eq + 1))) job.settings_from_checkpoint = true;
+    if (restores_checkpoint_config(dotted_path(t.substr(0, eq)), t.substr(eq + 1)))
+      job.settings_from_checkpoint = true;
   }
   if (job.gpu_entry_point) report_missing_values(ta.missing_values, script);
   // A data-preparation script given a recipe (prepare_gpt_sft_packed_data.py --recipe NAME) reads its

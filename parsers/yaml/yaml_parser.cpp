@@ -443,8 +443,8 @@ std::vector<std::string> flag_sections_of(const std::vector<Entry>& entries,
   return flag_sections;
 }
 
-// The jobs of a document that holds several (ROLL's workers, NeMo-RL's policy and PPO value model), as
-// the framework that reads it splits it: false when no framework splits it.
+// The jobs of a document that holds several (a framework's roles), as the framework that reads it splits
+// it: false when no framework splits it.
 bool read_roles(std::vector<Entry>& entries, std::vector<DriverKey>& keys, const SourceRange& range,
                 const DocumentAdapters& adapters, ParsedFile& out) {
   std::vector<DocumentRole> roles = adapters.roles(keys);
