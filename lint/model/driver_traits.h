@@ -1,5 +1,5 @@
 #pragma once
-// What a post-training framework that builds Megatron itself (verl, NeMo-RL, ROLL, ChatLearn, ms-swift)
+// What a post-training framework that builds Megatron itself (parsers/frameworks/)
 // does with the settings it passes on, as its adapter (parsers/frameworks) answers it. Job resolution and
 // the rules read these properties, never the framework's name: a new framework is a new adapter, not a
 // new case in every rule that cares.
@@ -12,11 +12,11 @@
 
 namespace parlint {
 
-// A value the framework sets where the job writes nothing (ms-swift's ETP 1).
+// A value the framework sets where the job writes nothing (ETP 1, say).
 struct DriverDefault {
   Key key;
   std::int64_t value;
-  std::string label;  // how plan names it: "ms-swift default"
+  std::string label;  // how plan names it: "<framework> default"
 };
 
 // The framework's own check of the global batch, made before Megatron-Core's microbatch calculator runs:
@@ -24,9 +24,9 @@ struct DriverDefault {
 // {spelling} (how the batch is written) and {near} (the nearest valid batches).
 struct BatchCheck {
   enum class Divisor {
-    kMicroBatchTimesDp,  // micro-batch x DP, as Megatron-Core's calculator (verl's validate_config)
-    kDp,                 // DP alone: it shards the batch over DP itself (NeMo-RL, ChatLearn)
-    kDpOfWrittenSizes,   // DP from the sizes the config writes, 1 for the others (ROLL), whatever the
+    kMicroBatchTimesDp,  // micro-batch x DP, as Megatron-Core's calculator
+    kDp,                 // DP alone: it shards the batch over DP itself
+    kDpOfWrittenSizes,   // DP from the sizes the config writes, 1 for the others, whatever the
                          // micro-batch
   };
   Divisor divisor = Divisor::kMicroBatchTimesDp;
@@ -35,8 +35,44 @@ struct BatchCheck {
   bool fix = true;      // rewriting the written batch is the fix (not when it is a product of settings)
 };
 
+// One refusal of the framework's rollout (generation) engine, on the engine's sizes as its adapter reads
+// them (Key::kRollout*; a size not written is 1). Templates name {tp} {dp} {pp} {ep} {tpdp} (TP x DP) and
+// {engine} (the engine's name).
+struct RolloutRefusal {
+  enum class When {
+    kEpNotTpTimesDp,        // EP > 1 other than TP x DP
+    kPipelineOnEngines,     // PP > 1 on one of `engines`
+    kExpertParallel,        // EP > 1 at all
+    kPipeline,              // PP > 1 at all
+    kEpNotMultipleOfTp,     // EP > 1 not a multiple of TP
+    kEpNotTpWhenAsync,      // EP > 1, a multiple of TP other than TP, with the async engine on
+    kPipelineWithoutAsync,  // PP > 1 with the async engine off
+  };
+  When when;
+  Key at;  // the setting the finding is placed on
+  std::string message;
+  std::string help;
+  std::optional<Key> related = std::nullopt;  // a second setting the finding points at
+  std::string related_note = {};              // what it says there (a template)
+  std::vector<std::string> engines = {};      // kPipelineOnEngines
+};
+
+// How the framework fits its rollout engine onto GPUs, with its own words (PL110): the engine's
+// TP x DP x PP must divide its GPUs — its own (Key::kRolloutWorldSize) where the framework gives it some,
+// else the trainer's. Templates name {tp} {dp} {pp} {product} (TP x DP x PP), {tppp} (TP x PP), {world},
+// and {gpus} (own_gpus or shared_gpus, whose template names {spelling}, how the own GPUs are written).
+struct RolloutTraits {
+  std::vector<RolloutRefusal> refusals;  // in the order they are reported
+  std::string world_refusal;
+  std::string world_help;
+  std::string world_help_own = {};  // when the engine has GPUs of its own; empty: world_help
+  std::string own_gpus = {};
+  std::string shared_gpus = {};
+  std::string own_gpus_note = {};  // on the setting that gives the engine its GPUs; empty: not pointed at
+};
+
 struct DriverTraits {
-  std::string name;  // "ms-swift"; empty when no such framework builds the job
+  std::string name;  // as the framework calls itself; empty when no such framework builds the job
   // Its configs write sequence_parallel: true whatever TP they get, and it turns SP off at TP 1 itself
   // (or documents the switch as a no-op there): SP at TP 1 is its design, not a mistake (PL201).
   bool turns_sp_off_at_tp1 = false;
@@ -48,6 +84,9 @@ struct DriverTraits {
   // Its data-parallel sharding settings are its own engine's, not Megatron-Core's FSDP (PL602 does not
   // apply).
   bool fsdp_settings_its_own = false;
+  // Its configs leave sequence_parallel to it, and it turns SP on wherever TP > 1.
+  bool sp_on_with_tp = false;
+  std::optional<RolloutTraits> rollout;  // its rollout engine's refusals (PL110); none: it has none
 };
 
 }  // namespace parlint

@@ -7,15 +7,9 @@ namespace parlint {
 
 // kMegatronDeepSpeed: microsoft/Megatron-DeepSpeed, a Megatron-LM fork launched with --deepspeed; its
 // argument checks differ (SP turned off silently at TP 1, no CUDA_DEVICE_MAX_CONNECTIONS assert for TP).
-// kVerl: volcengine/verl's Megatron workers, which build Megatron-Core's config themselves (the adapter
-// in parsers/frameworks/verl.cpp says how).
+// kVerl: the name verl's Megatron workers go by (plan's "framework", the messages, `--framework verl`);
+// what verl does with the settings is its adapter's DriverTraits, never a case on this name.
 enum class Framework { kUnknown, kMegatronLM, kMegatronBridge, kNemo1, kNemo2, kMegatronDeepSpeed, kVerl };
-
-// The post-training framework that builds a job, as its adapter (parsers/frameworks) names it: an identity
-// only, for PL110, which tells the rollout engines apart. Whose Megatron semantics apply is the Framework
-// above; what the framework does with the settings is its DriverTraits (driver_traits.h), which the
-// adapter fills and every other rule reads.
-enum class Driver { kNone, kNemoRl, kRoll, kChatLearn, kMsSwift };
 
 // Megatron-LM and its fork Megatron-DeepSpeed: the same flags, defaults and model arguments.
 inline bool megatron_lm_family(Framework f) {

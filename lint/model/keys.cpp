@@ -43,7 +43,7 @@ constexpr Alias kConfigAliases[] = {
     // Megatron-LM argument dumps spell the opposite of Megatron-Core's field.
     {"untie_embeddings_and_output_weights", Key::kShareEmbeddingsAndOutputWeights, true},
     {"disable_bias_linear", Key::kAddBiasLinear, true},
-    // Megatron-LM argument names (FlagScale's system/model keys, argument dumps).
+    // Megatron-LM argument names (config files that spell the arguments, argument dumps).
     {"decoder_first_pipeline_num_layers", Key::kNumLayersInFirstPipelineStage},
     {"decoder_last_pipeline_num_layers", Key::kNumLayersInLastPipelineStage},
     {"num_virtual_stages_per_pipeline_rank", Key::kVirtualPipelineModelParallelSize},
@@ -158,7 +158,7 @@ bool is_parallel_layout_key(Key key) {
 std::optional<KeyMatch> match_megatron_flag(std::string_view flag) {
   if (!flag.starts_with("--")) return std::nullopt;
   // Argument names as their dest (--decoder_last_pipeline_num_layers): what Megatron-LM's dataclass-based
-  // front ends (ms-swift's MegatronArguments) and YAML flag lists spell.
+  // front ends and YAML flag lists spell.
   std::string dashed(flag);
   std::replace(dashed.begin() + 2, dashed.end(), '_', '-');
   for (const auto& a : kFlagAliases)

@@ -1,14 +1,15 @@
 #pragma once
 // What a parser hands to the core: the jobs a file describes (as raw facts) and its syntax errors.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "lint/model/cluster_share.h"
 #include "lint/model/driver_traits.h"
 #include "lint/model/fact.h"
 #include "lint/model/framework.h"
+#include "lint/model/inherited_state.h"
 #include "lint/model/size_expression.h"
 #include "lint/model/word.h"
 
@@ -91,18 +92,17 @@ struct RawJob {
   bool edits_passed_config = false;
   std::string model;     // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
   std::string hardware;  // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
-  std::optional<bool> megatron_on;  // a driver config's Megatron switch (NeMo-RL policy.megatron_cfg.enabled)
+  std::optional<bool> megatron_on;  // a config's own switch of its Megatron backend, when it writes one
   std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
   std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`
-  // The job trains on its share of a cluster it splits with others (NeMo-RL's non-colocated generation):
-  // an inherited cluster size is not its GPU count.
+  // The job trains on its share of a cluster it splits with others (its adapter computed the share): an
+  // inherited cluster size is not its GPU count.
   bool cluster_split = false;
-  // NeMo-RL: the cluster terms the config writes, completed from its parents before the split is made.
-  std::optional<ClusterShareTerms> cluster_terms;
-  Driver driver = Driver::kNone;  // the post-training framework that builds it, if any
-  DriverTraits driver_traits;     // what that framework does with the settings (its adapter says)
-  // One of several jobs a framework builds from one launch or document (verl's "actor", "critic",
-  // "reference"; NeMo-RL's "value model"): its findings name it.
+  // What its adapter completes once the configs it inherits are read (inherited_state.h).
+  std::shared_ptr<const InheritedState> inherited;
+  DriverTraits driver_traits;  // what that framework does with the settings (its adapter says)
+  // One of several jobs a framework builds from one launch or document ("actor", "critic", "value
+  // model"): its findings name it.
   std::string role;
   // The branch that chose the launch string this job runs ("the branch at line 12 (if ...)"): its
   // findings name it.

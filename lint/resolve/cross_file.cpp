@@ -15,7 +15,6 @@
 #include "lint/model/source_text.h"
 #include "parsers/args/argparse_flags.h"
 #include "parsers/frameworks/adapters.h"
-#include "parsers/frameworks/nemo_rl.h"
 #include "parsers/python/python_parser.h"
 #include "parsers/yaml/yaml_parser.h"
 
@@ -224,7 +223,7 @@ class Resolver {
       relative = next;
     }
     std::string own_model = job.model;
-    complete_cluster_share(job, chain);
+    complete_inherited(job, chain);
     for (const auto& path : chain) {  // the nearest config that writes the Megatron switch decides it
       const ParsedFile* parsed = load(path, false);
       if (const RawJob* same = same_role(*parsed, job); !job.megatron_on && same)
@@ -256,33 +255,17 @@ class Resolver {
     if (!own_model.empty()) job.model = own_model;
   }
 
-  // NeMo-RL: the cluster terms a config leaves to its parents (generation's resources, the cluster's
-  // GPUs per node, whether generation is colocated at all) complete its own before the policy's share is
-  // computed; a root config's cluster size is its own example run's and is not taken.
-  void complete_cluster_share(RawJob& job, const std::vector<std::string>& chain) {
-    if (!job.cluster_terms) return;
-    ClusterShareTerms merged = *job.cluster_terms;
-    for (std::size_t i = 0; i < chain.size(); ++i) {
-      const RawJob* same = same_role(*load(chain[i], false), job);
-      if (same && same->cluster_terms) merged.inherit(*same->cluster_terms, i + 1 < chain.size());
+  // What the config's adapter left to complete once the configs it inherits are read (a framework's split
+  // of the cluster between its roles, say): the same role's state of each, nearest first.
+  void complete_inherited(RawJob& job, const std::vector<std::string>& chain) {
+    if (!job.inherited) return;
+    std::vector<const InheritedState*> states;
+    for (const auto& path : chain) {
+      const RawJob* same = same_role(*load(path, false), job);
+      states.push_back(same ? same->inherited.get() : nullptr);
     }
-    if (!merged.non_colocated()) return;
-    const bool own_split = job.cluster_terms->non_colocated();
-    ClusterShare share = split_non_colocated(merged);
-    if (own_split && !share.train_nodes && share.refusal.empty()) return;  // the file's own note stands
-    if (own_split && split_non_colocated(*job.cluster_terms).train_nodes) return;  // computed already
-    // Generation moved off the policy's GPUs by a parent, or completed by one: replace the world the file
-    // alone gave (its cluster.* read as colocated, or unknown).
-    std::erase_if(job.facts, [](const Fact& f) {
-      return f.key == Key::kNodes || f.key == Key::kGpusPerNode || f.key == Key::kRolloutWorldSize;
-    });
-    std::erase_if(job.notes,
-                  [](const std::string& n) { return n.starts_with("generation is not colocated"); });
-    Location fallback = job.facts.empty() ? Location{} : job.facts.front().location;
-    fallback.path = file_.path;
-    auto facts = cluster_share_facts(merged, share, fallback, job.notes);
-    job.facts.insert(job.facts.end(), facts.begin(), facts.end());
-    job.cluster_split = true;
+    std::shared_ptr<const InheritedState> state = job.inherited;  // the job changes under it
+    state->complete(job, states, file_.path);
   }
 
   void config(RawJob& job, const Word& ref, std::vector<Fact>& below) {

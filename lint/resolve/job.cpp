@@ -43,7 +43,6 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       entry_script_(raw.entry_script),
       role_(raw.role),
       branch_(raw.branch),
-      driver_(raw.driver),
       driver_traits_(raw.driver_traits),
       notes_(raw.notes),
       cluster_(options.cluster ? *options.cluster : default_cluster_profile()),
@@ -406,12 +405,12 @@ void Job::apply_defaults(const LintOptions& options) {
   default_to(Key::kPipelineModelParallelSize, Value::integer(1));
   default_to(Key::kContextParallelSize, Value::integer(1));
   default_to(Key::kExpertModelParallelSize, Value::integer(1));
-  // verl's McoreEngineConfig turns SP on by default and off at TP 1 (verl/workers/config/engine.py:116,133).
-  if (framework_ == Framework::kVerl && !fact(Key::kSequenceParallel)) {
+  // A framework that turns SP on wherever TP > 1 (its adapter says so).
+  if (driver_traits_.sp_on_with_tp && !fact(Key::kSequenceParallel)) {
     auto tp = get_int(Key::kTensorModelParallelSize);
     set(default_fact(Key::kSequenceParallel,
                      tp ? Value::boolean(*tp > 1) : Value::unknown("on unless TP is 1"),
-                     "verl default (on, off at TP 1)"));
+                     driver_traits_.name + " default (on, off at TP 1)"));
   }
   // The defaults of a framework that builds Megatron itself, as its adapter gives them.
   for (const DriverDefault& d : driver_traits_.defaults)

@@ -118,7 +118,6 @@ class Job {
   const std::vector<std::string>& notes() const { return notes_; }
   const std::string& role() const { return role_; }
   const std::string& branch() const { return branch_; }
-  Driver driver() const { return driver_; }
   const DriverTraits& driver_traits() const { return driver_traits_; }
 
   // The keys asked for (fact, get_int, get_bool, is_written and what is derived from them) while `log` is
@@ -169,7 +168,6 @@ class Job {
   std::string entry_script_;
   std::string role_;
   std::string branch_;
-  Driver driver_ = Driver::kNone;
   DriverTraits driver_traits_;
   std::vector<std::string> notes_;
   bool describes_model_ = false;

@@ -6,11 +6,11 @@
 // key not in effect — and what the document's job is: its framework, name, model, world, the facts it
 // computes from several keys. Paths are never rewritten: the reader keeps what was written.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "lint/model/cluster_share.h"
 #include "lint/model/driver_traits.h"
 #include "lint/model/parsed_file.h"
 
@@ -37,13 +37,11 @@ struct DriverConfig {
   bool world_unknown = false;  // the job gets part of the cluster only (non-colocated generation)
   bool not_megatron = false;   // the config runs another backend (DTensor, FSDP): no Megatron job
   std::optional<bool> megatron_on = std::nullopt;  // the config's own Megatron switch, when it writes one
-  // The cluster terms the config writes, when the framework splits a cluster between its roles (NeMo-RL):
-  // resolution completes them from the configs it inherits (resolve/cross_file).
-  std::optional<ClusterShareTerms> cluster_terms = std::nullopt;
-  bool from_checkpoint = false;   // what the config leaves out comes from the model's checkpoint
-  Driver driver = Driver::kNone;  // the post-training framework the config belongs to
-  DriverTraits traits = {};       // what it does with the settings (lint/model/driver_traits.h)
-  std::vector<Fact> facts = {};   // what it computes from several keys (a role's GPUs, a cluster's share)
+  // What the adapter completes once the configs this one inherits are read (lint/model/inherited_state.h).
+  std::shared_ptr<const InheritedState> inherited = nullptr;
+  bool from_checkpoint = false;  // what the config leaves out comes from the model's checkpoint
+  DriverTraits traits = {};      // what it does with the settings (lint/model/driver_traits.h)
+  std::vector<Fact> facts = {};  // what it computes from several keys (a role's GPUs, a cluster's share)
   std::vector<std::string> notes = {};  // for plan: how those were computed
 };
 
@@ -60,6 +58,8 @@ struct DocumentRole {
   std::string role;         // "value model"; empty for the document's own job
   std::string description;  // the job's name, when the role names it
   std::vector<Key> keys;    // in the document's order
+  bool generates =
+      true;  // false: the role runs no rollout engine (the framework's refusals of it are not its)
 };
 
 class DocumentAdapter {

@@ -32,6 +32,24 @@ DriverTraits chatlearn_traits() {
                  "divisible by models.policy_trainer.num_replica ... times "
                  "models.policy_trainer.replica_dp_size ...\"",
                  "", true};
+  // Its rollout (models.policy) takes neither expert nor pipeline parallelism, and its TP must divide the
+  // GPUs it shares with the trainer (chatlearn/configs/policy_config.py:85-90@b7af31a972eb).
+  using When = RolloutRefusal::When;
+  t.rollout = RolloutTraits{
+      {{When::kExpertParallel, Key::kRolloutExpertParallelSize,
+        "models.policy.expert_model_parallel_size={ep}, but ChatLearn's vLLM rollout runs without it: "
+        "ChatLearn asserts \"Expert Parallel of Policy model is not supported\" at start-up",
+        "set models.policy.expert_model_parallel_size=1 and scale the rollout with "
+        "tensor_model_parallel_size"},
+       {When::kPipeline, Key::kRolloutPipelineParallelSize,
+        "models.policy.pipeline_model_parallel_size={pp}, but ChatLearn's vLLM rollout runs without it: "
+        "ChatLearn asserts \"Pipeline Parallel of Policy model is not supported\" at start-up",
+        "set models.policy.pipeline_model_parallel_size=1 and scale the rollout with "
+        "tensor_model_parallel_size"}},
+      "models.policy's tensor_model_parallel_size={tp} does not divide the {world} GPUs the rollout shares "
+      "with the trainer; ChatLearn asserts \"models.policy.num_gpu must be divisible by "
+      "tensor_model_parallel_size\"",
+      "use a models.policy.tensor_model_parallel_size that divides {world}"};
   return t;
 }
 
@@ -113,7 +131,6 @@ class ChatLearn final : public LaunchAdapter {
     job.framework = Framework::kMegatronLM;
     job.launch = LaunchKind::kNone;  // Ray places one actor per GPU
     job.description = "ChatLearn policy_trainer (" + std::string(launch.entry) + ", Megatron)";
-    job.driver = Driver::kChatLearn;
     job.driver_traits = chatlearn_traits();
     for (Fact& f : gpus) job.facts.push_back(std::move(f));
   }
@@ -142,7 +159,6 @@ class ChatLearnConfig final : public DocumentAdapter {
           Framework::kMegatronLM, "ChatLearn policy_trainer (not Megatron)", "", "", false, true};
     }
     DriverConfig out{Framework::kMegatronLM, "ChatLearn policy_trainer (Megatron)", "", "", false, false};
-    out.driver = Driver::kChatLearn;
     out.traits = chatlearn_traits();
     const DriverKey* policy_gpus = find(keys, {"models", "policy", "num_gpu"});
     const bool policy_on_trainer_gpus =

@@ -76,7 +76,6 @@ class MsSwift final : public LaunchAdapter {
     const auto& args = launch.args;
     std::string subcommand = role.entry.empty() ? std::string(launch.entry) : role.entry;
     job.framework = Framework::kUnknown;
-    job.driver = Driver::kMsSwift;
     job.driver_traits.name = "ms-swift";
     // It documents sequence_parallel as taking effect only with TP > 1
     // (docs/source_en/Megatron-SWIFT/Command-line-parameters.md:163, megatron_args.py:891-892), and raises
@@ -87,6 +86,13 @@ class MsSwift final : public LaunchAdapter {
     job.driver_traits.defaults = {{Key::kExpertTensorParallelSize, 1, "ms-swift default"},
                                   {Key::kMicroBatchSize, 1, "ms-swift default"},
                                   {Key::kGlobalBatchSize, 16, "ms-swift default"}};
+    // GRPO's colocated vLLM runs on the training ranks in groups of its TP, which must divide them
+    // (swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623).
+    job.driver_traits.rollout = RolloutTraits{
+        {},
+        "--vllm_tensor_parallel_size={tp} does not divide the {world} ranks GRPO's colocated vLLM shares; "
+        "ms-swift raises \"vllm_tensor_parallel_size ({tp}) must divide world size ({world}) evenly.\"",
+        "use a --vllm_tensor_parallel_size that divides {world}"};
     job.gpu_entry_point = true;
     job.description = "ms-swift megatron " + subcommand + " launch";
     for (std::string_view flag : {"--model_id_or_path", "--model"})

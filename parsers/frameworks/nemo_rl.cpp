@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <span>
 #include <tuple>
 
 #include "parsers/frameworks/adapters.h"
@@ -158,6 +160,42 @@ ClusterShareTerms cluster_terms(const std::vector<DriverKey>& keys) {
   return t;
 }
 
+// The cluster terms a config writes, completed from the configs it inherits (generation's resources, the
+// cluster's GPUs per node, whether generation is colocated at all) before the policy's share is computed;
+// a root config's cluster size is its own example run's and is not taken.
+class ClusterTermsState final : public InheritedState {
+ public:
+  explicit ClusterTermsState(ClusterShareTerms terms) : terms_(std::move(terms)) {}
+
+  void complete(RawJob& job, std::span<const InheritedState* const> inherited,
+                const std::string& path) const override {
+    ClusterShareTerms merged = terms_;
+    for (std::size_t i = 0; i < inherited.size(); ++i)
+      if (const auto* parent = dynamic_cast<const ClusterTermsState*>(inherited[i]))
+        merged.inherit(parent->terms_, i + 1 < inherited.size());
+    if (!merged.non_colocated()) return;
+    const bool own_split = terms_.non_colocated();
+    ClusterShare share = split_non_colocated(merged);
+    if (own_split && !share.train_nodes && share.refusal.empty()) return;  // the file's own note stands
+    if (own_split && split_non_colocated(terms_).train_nodes) return;      // computed already
+    // Generation moved off the policy's GPUs by a parent, or completed by one: replace the world the file
+    // alone gave (its cluster.* read as colocated, or unknown).
+    std::erase_if(job.facts, [](const Fact& f) {
+      return f.key == Key::kNodes || f.key == Key::kGpusPerNode || f.key == Key::kRolloutWorldSize;
+    });
+    std::erase_if(job.notes,
+                  [](const std::string& n) { return n.starts_with("generation is not colocated"); });
+    Location fallback = job.facts.empty() ? Location{} : job.facts.front().location;
+    fallback.path = path;
+    auto facts = cluster_share_facts(merged, share, fallback, job.notes);
+    job.facts.insert(job.facts.end(), facts.begin(), facts.end());
+    job.cluster_split = true;
+  }
+
+ private:
+  ClusterShareTerms terms_;
+};
+
 // The rollout key a NeMo-RL policy.generation.vllm_cfg field is read as, or nullptr.
 const char* vllm_layout_key(std::string_view field) {
   if (field == "tensor_parallel_size") return "rollout_tensor_parallel_size";
@@ -165,6 +203,41 @@ const char* vllm_layout_key(std::string_view field) {
   if (field == "expert_parallel_size") return "rollout_expert_parallel_size";
   if (field == "async_engine") return "rollout_async_engine";
   return nullptr;
+}
+
+// Its vLLM generation: TP x PP divides the GPUs it runs on, the policy's when colocated, its own
+// resources.* when not (nemo_rl/models/generation/vllm/vllm_generation.py:119-126,
+// nemo_rl/algorithms/grpo.py:862-911@7ea279abfbeb); EP against TP and the async engine
+// (vllm_generation.py:128-146@7ea279abfbeb).
+RolloutTraits vllm_generation() {
+  using When = RolloutRefusal::When;
+  return RolloutTraits{
+      {{When::kEpNotMultipleOfTp, Key::kRolloutExpertParallelSize,
+        "vLLM's expert_parallel_size={ep} is not a multiple of its tensor_parallel_size={tp}; NeMo-RL "
+        "asserts "
+        "\"When EP > 1, EP must be a multiple of TP since vLLM's EP = DP * TP\" when it starts generation",
+        "set policy.generation.vllm_cfg.expert_parallel_size to a multiple of {tp}",
+        Key::kRolloutTensorParallelSize, "vLLM tensor_parallel_size={tp}"},
+       {When::kEpNotTpWhenAsync, Key::kRolloutAsyncEngine,
+        "vLLM's expert_parallel_size={ep} differs from its tensor_parallel_size={tp}, so vLLM runs "
+        "data-parallel inside, which NeMo-RL refuses with async_engine: true (\"vLLM async_engine has some "
+        "issues when using DP inside vLLM\")",
+        "set policy.generation.vllm_cfg.async_engine=false, or expert_parallel_size={tp}",
+        Key::kRolloutExpertParallelSize, "vLLM expert_parallel_size={ep}"},
+       {When::kPipelineWithoutAsync, Key::kRolloutAsyncEngine,
+        "vLLM's pipeline_parallel_size={pp} with async_engine: false; NeMo-RL asserts \"When "
+        "pipeline_parallel_size > 1, async_engine must be set to True in the vLLM configuration\"",
+        "set policy.generation.vllm_cfg.async_engine=true, or pipeline_parallel_size=1",
+        Key::kRolloutPipelineParallelSize, "vLLM pipeline_parallel_size={pp}"}},
+      "vLLM's TP·PP = {tp}·{pp} = {tppp} does not divide the {world} GPUs {gpus}; NeMo-RL asserts \"World "
+      "size must be a multiple of model parallel size. Got world size {world} and model parallel size "
+      "(TP * PP) {tppp}\" when it starts generation",
+      "use a vllm_cfg tensor_parallel_size x pipeline_parallel_size that divides {world}",
+      "use a vllm_cfg tensor_parallel_size x pipeline_parallel_size that divides {world}, or give generation "
+      "more GPUs",
+      "generation gets ({spelling})",
+      "it shares with the policy",
+      "generation's GPUs: {world}"};
 }
 
 class NemoRl final : public DocumentAdapter {
@@ -182,7 +255,7 @@ class NemoRl final : public DocumentAdapter {
     std::map<std::string, std::size_t> policy;
     for (std::size_t i = 0; i < keys.size(); ++i)
       if (!keys[i].path->empty() && (*keys[i].path)[0] == "policy") policy[dotted(*keys[i].path)] = i;
-    DocumentRole own, value{"value model", "NeMo-RL value model (megatron_cfg)", {}};
+    DocumentRole own, value{"value model", "NeMo-RL value model (megatron_cfg)", {}, false};
     for (std::size_t i = 0; i < keys.size(); ++i) {
       own.keys.push_back({i});
       const auto& p = *keys[i].path;
@@ -216,7 +289,6 @@ class NemoRl final : public DocumentAdapter {
     });
     if (!megatron && !(base_yaml && nemo_rl_sections)) return std::nullopt;
     DriverConfig out{Framework::kMegatronBridge, "NeMo-RL policy (megatron_cfg)", "", "", false, false};
-    out.driver = Driver::kNemoRl;
     out.traits.name = "NeMo-RL";
     // It passes Megatron-Bridge a batch it ignores and shards its own at the first training step: the
     // batch over DP, then each rank's share into micro-batches, which sequence packing or dynamic
@@ -228,6 +300,7 @@ class NemoRl final : public DocumentAdapter {
                    "asserts \"Batch size ({gbs}) is not a multiple of shards ({dp})\" at the first "
                    "training step",
                    "", true};
+    out.traits.rollout = vllm_generation();
     if (base_yaml) out.base = defaults->scalar;
     // megatron_cfg.enabled may be switched on by a config that inherits this one, so the keys stay; the
     // switch itself travels with the job (RawJob::megatron_on).
@@ -235,7 +308,7 @@ class NemoRl final : public DocumentAdapter {
     if (enabled) out.megatron_on = !falsy(enabled->scalar);
     if (const DriverKey* m = find(keys, {"policy", "model_name"})) out.model = m->scalar;
     ClusterShareTerms terms = cluster_terms(keys);
-    out.cluster_terms = terms;
+    out.inherited = std::make_shared<const ClusterTermsState>(terms);
     out.world_unknown = terms.non_colocated();
     // Generation on GPUs of its own: the policy's share of the cluster, placed where the terms are written.
     if (out.world_unknown)

@@ -97,7 +97,6 @@ class Roll final : public DocumentAdapter {
       }
     if (role.empty()) return std::nullopt;
     DriverConfig out{Framework::kUnknown, "ROLL " + role + " (" + strategy + ")", "", "", false, false};
-    out.driver = Driver::kRoll;
     out.traits.name = "ROLL";
     // ROLL's mcore_adapter turns SP off at TP 1 (mcore_adapter/src/mcore_adapter/models/model_config.py:
     // 368-373@8eb27cc2dc34).

@@ -296,6 +296,34 @@ DriverTraits verl_traits() {
       "validate_config asserts \"real_train_batch_size ({gbs}) must be divisible by minimal possible batch "
       "size ({unit})\" before it starts the workers",
       "make data.train_batch_size x rollout.n a multiple of {unit} (e.g. {near})", false};
+  // Its engine config turns SP on wherever TP > 1 (verl/workers/config/engine.py:116,133@b178a3cd56f5).
+  t.sp_on_with_tp = true;
+  // Its rollout runs on the GPUs it trains on (verl/workers/megatron_workers.py:515-521@b178a3cd56f5);
+  // RolloutConfig.__post_init__ refuses an EP other than TP x DP and PP on vLLM, SGLang and TensorRT-LLM
+  // (verl/workers/config/rollout.py:257-266@b178a3cd56f5).
+  using When = RolloutRefusal::When;
+  t.rollout = RolloutTraits{
+      {{When::kEpNotTpTimesDp, Key::kRolloutExpertParallelSize,
+        "the rollout's expert_parallel_size={ep} is not its TP·DP = {tp}·{dp} = {tpdp}; verl asserts "
+        "\"expert_parallel_size must be equal to tensor_model_parallel_size * data_parallel_size\" "
+        "when it reads the rollout config",
+        "set actor_rollout_ref.rollout.expert_parallel_size={tpdp} (or 1 for no expert parallelism in the "
+        "rollout)",
+        Key::kRolloutTensorParallelSize, "rollout tensor_model_parallel_size={tp}"},
+       {When::kPipelineOnEngines,
+        Key::kRolloutPipelineParallelSize,
+        "the {engine} rollout with pipeline_model_parallel_size={pp}; verl raises "
+        "NotImplementedError(\"Current "
+        "rollout self.name='{engine}' not implemented pipeline_model_parallel_size > 1 yet.\")",
+        "use actor_rollout_ref.rollout.pipeline_model_parallel_size=1 and scale the rollout with its "
+        "tensor_model_parallel_size or data_parallel_size",
+        Key::kRolloutName,
+        "rollout name={engine}",
+        {"vllm", "sglang", "trtllm"}}},
+      "the rollout engine's TP·DP·PP = {tp}·{dp}·{pp} = {product} does not divide the {world} GPUs verl "
+      "trains and generates on; verl asserts \"rollout world_size: {world} is not divisible by "
+      "infer_world_size: {product}\" when it builds the rollout",
+      "use a rollout tensor_model_parallel_size that divides {world}"};
   return t;
 }
 

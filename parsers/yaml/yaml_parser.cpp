@@ -305,10 +305,9 @@ class DocumentExtractor {
         if (!keys[i].read_as.empty()) read_paths_[i] = &keys[i].read_as;
       }
       job.cluster_split = driver->world_unknown;
-      job.driver = driver->driver;
       job.driver_traits = driver->traits;
       if (driver->from_checkpoint) job.settings_from_checkpoint = true;
-      job.cluster_terms = driver->cluster_terms;
+      job.inherited = driver->inherited;
       computed = std::move(driver->facts);
       job.notes.insert(job.notes.end(), driver->notes.begin(), driver->notes.end());
     }
@@ -463,6 +462,7 @@ bool read_roles(std::vector<Entry>& entries, std::vector<DriverKey>& keys, const
     if (!job) continue;
     if (!role.description.empty()) job->description = role.description;
     if (!role.role.empty()) job->role = role.role;
+    if (!role.generates) job->driver_traits.rollout.reset();
     out.jobs.push_back(std::move(*job));
   }
   return true;

@@ -53,7 +53,9 @@ TEST(NemoRlAdapter, ReadsTheMegatronConfigAndTheClusterWithoutRewritingThem) {
               {"grpo.num_prompts_per_step", "32"}});
   auto c = framework_documents().read(d.keys);
   ASSERT_TRUE(c);
-  EXPECT_EQ(c->driver, Driver::kNemoRl);
+  EXPECT_EQ(c->traits.name, "NeMo-RL");
+  ASSERT_TRUE(c->traits.rollout);  // its vLLM generation's refusals (PL110)
+  EXPECT_EQ(c->traits.rollout->refusals.size(), 3u);
   EXPECT_EQ(c->model, "meta-llama/Llama-3.1-8B");
   EXPECT_EQ(d.key("policy.megatron_cfg.tensor_model_parallel_size").read_as,
             path({"model", "tensor_model_parallel_size"}));
@@ -75,7 +77,7 @@ TEST(NemoRlAdapter, NonColocatedGenerationGivesThePolicyItsShare) {
   auto c = framework_documents().read(d.keys);
   ASSERT_TRUE(c);
   EXPECT_TRUE(c->world_unknown);
-  ASSERT_TRUE(c->cluster_terms);
+  ASSERT_TRUE(c->inherited);  // what it completes from the configs it inherits
   std::optional<std::int64_t> nodes, generation;
   for (const Fact& f : c->facts) {
     if (f.key == Key::kNodes) nodes = f.value.as_int();
@@ -84,6 +86,33 @@ TEST(NemoRlAdapter, NonColocatedGenerationGivesThePolicyItsShare) {
   EXPECT_EQ(nodes, 2);                                      // 3 nodes less the generation's 1
   EXPECT_EQ(generation, 8);                                 // 1 node x 8 GPUs
   EXPECT_TRUE(d.key("cluster.num_nodes").read_as.empty());  // not the policy's node count
+}
+
+// A child config that writes only its cluster size: the parent moved generation off the policy's GPUs, so
+// the child's job is completed, through the state its adapter kept, into the policy's share.
+TEST(NemoRlAdapter, InheritedGenerationSplitCompletesTheChildsWorld) {
+  Document parent({{"policy.megatron_cfg.enabled", "true"},
+                   {"policy.generation.colocated.enabled", "false"},
+                   {"policy.generation.colocated.resources.num_nodes", "1"},
+                   {"policy.generation.colocated.resources.gpus_per_node", "8"}});
+  Document child({{"defaults", "parent.yaml"}, {"cluster.num_nodes", "4"}, {"cluster.gpus_per_node", "8"}});
+  auto p = framework_documents().read(parent.keys);
+  auto c = framework_documents().read(child.keys);
+  ASSERT_TRUE(p && c && p->inherited && c->inherited);
+  EXPECT_EQ(c->base, "parent.yaml");
+  EXPECT_FALSE(c->world_unknown);  // alone, the child reads as colocated
+  RawJob job;
+  job.facts = c->facts;
+  const InheritedState* chain[] = {p->inherited.get()};
+  c->inherited->complete(job, chain, "child.yaml");
+  EXPECT_TRUE(job.cluster_split);
+  std::optional<std::int64_t> nodes, generation;
+  for (const Fact& f : job.facts) {
+    if (f.key == Key::kNodes) nodes = f.value.as_int();
+    if (f.key == Key::kRolloutWorldSize) generation = f.value.as_int();
+  }
+  EXPECT_EQ(nodes, 3);       // 4 nodes less the generation's 1
+  EXPECT_EQ(generation, 8);  // 1 node x 8 GPUs, from the parent
 }
 
 TEST(NemoRlAdapter, PpoValueModelIsARoleReadWithThePolicysSchema) {
@@ -127,7 +156,8 @@ TEST(RollAdapter, EachMegatronWorkerIsAJobOnItsDevices) {
   for (const auto& k : roles[0].keys) actor.push_back(d.keys[k.index]);
   auto c = framework_documents().read(actor);
   ASSERT_TRUE(c);
-  EXPECT_EQ(c->driver, Driver::kRoll);
+  EXPECT_EQ(c->traits.name, "ROLL");
+  EXPECT_FALSE(c->traits.rollout);
   EXPECT_TRUE(c->traits.turns_sp_off_at_tp1);
   ASSERT_EQ(c->facts.size(), 1u);
   EXPECT_EQ(c->facts[0].key, Key::kWorldSize);
@@ -145,7 +175,8 @@ TEST(ChatLearnConfigAdapter, TheTemplatesGpuCountIsAPlaceholder) {
               {"models.policy.tensor_model_parallel_size", "2"}});
   auto c = framework_documents().read(d.keys);
   ASSERT_TRUE(c);
-  EXPECT_EQ(c->driver, Driver::kChatLearn);
+  EXPECT_EQ(c->traits.name, "ChatLearn");
+  EXPECT_TRUE(c->traits.rollout);
   EXPECT_TRUE(d.key("models.policy_trainer.num_gpu").own_key);
   EXPECT_EQ(d.key("models.policy_trainer.tensor_model_parallel_size").read_as,
             path({"model", "tensor_model_parallel_size"}));

@@ -142,7 +142,8 @@ TEST(ChatLearnAdapter, TheTrainersGpusAreItsWorld) {
   EXPECT_TRUE(r.settings.unrecognized.empty());  // its GPU count is no setting of Megatron's
   RawJob job;
   chatlearn_adapter().complete(l.command, r, job);
-  EXPECT_EQ(job.driver, Driver::kChatLearn);
+  EXPECT_EQ(job.driver_traits.name, "ChatLearn");
+  EXPECT_TRUE(job.driver_traits.rollout);
   const Fact* world = fact(job, Key::kWorldSize);
   ASSERT_NE(world, nullptr);
   EXPECT_EQ(world->value.as_int(), 16);
@@ -176,7 +177,8 @@ TEST(MsSwiftAdapter, ItsMegatronCliIsAJobAndItsOtherTrainersAreNot) {
   ASSERT_EQ(roles.size(), 1u);
   RawJob job;
   ms_swift_adapter().complete(cli.command, roles[0], job);
-  EXPECT_EQ(job.driver, Driver::kMsSwift);
+  EXPECT_EQ(job.driver_traits.name, "ms-swift");
+  EXPECT_TRUE(job.driver_traits.rollout);
   EXPECT_EQ(job.model, "Qwen/Qwen2.5-7B");
   EXPECT_EQ(job.description, "ms-swift megatron sft launch");
   EXPECT_EQ(fact(job, Key::kRolloutTensorParallelSize)->value.as_int(), 4);
