@@ -82,6 +82,10 @@ struct RawJob {
   std::string unread_arguments;
   std::optional<Location> whole_nodes;            // the allocation asks for whole nodes (--exclusive) here
   bool settings_from_checkpoint = false;          // restores a checkpoint that supplies what is left out
+  // Megatron-LM's --use-checkpoint-args (with --load): the model arguments come from the checkpoint, some
+  // over what the launch writes; with --use-mp-args-from-checkpoint-args the parallel sizes too.
+  std::optional<Word> checkpoint_args;
+  bool mp_args_from_checkpoint = false;
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
   std::string entry_script;           // the Python file a launch runs, as written ("train.py"), if any
   RecipeCall recipe;                  // the library recipe the job starts from, if any

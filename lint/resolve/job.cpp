@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "lint/knowledge/model_table.h"
+#include "lint/resolve/checkpoint_args.h"
 
 namespace parlint {
 namespace {
@@ -60,6 +61,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
   if (framework_ == Framework::kMegatronBridge) sync_bridge_distributed_optimizer(facts);
   sync_recipe_runner_stages();
   leave_unread_values_unknown(raw, recipe);
+  take_checkpoint_args(raw);
   describes_model_ =
       get_int(Key::kNumLayers) && get_int(Key::kHiddenSize) && get_int(Key::kNumAttentionHeads);
   apply_defaults(options);
@@ -212,6 +214,52 @@ void Job::leave_unread_values_unknown(const RawJob& raw, const RecipeUse& use) {
                           "values the file does not set itself are unknown",
                           raw.recipe.name, use.changed_by));
   }
+}
+
+// --use-checkpoint-args: load_args_from_checkpoint sets model arguments from the checkpoint before
+// validate_args (lint/resolve/checkpoint_args.cpp cites which): those it fills or replaces are unknown
+// here, never the framework's defaults or the launch's own numbers.
+void Job::take_checkpoint_args(const RawJob& raw) {
+  if (!raw.checkpoint_args) return;
+  auto keys = checkpoint_arg_keys(framework_);
+  if (keys.unwritten.empty() && keys.forced.empty()) return;
+  const Word& flag = *raw.checkpoint_args;
+  std::string at =
+      flag.location.range.valid() ? fmt::format(" at line {}", flag.location.range.start.line) : "";
+  SizesFromCheckpoint sizes = SizesFromCheckpoint::kForced;
+  if (framework_ == Framework::kMegatronLM && !raw.mp_args_from_checkpoint)
+    sizes = !megatron_core_                 ? SizesFromCheckpoint::kUnwritten
+            : megatron_core_->before(0, 10) ? SizesFromCheckpoint::kForced
+                                            : SizesFromCheckpoint::kNo;
+  auto fill = [&](Key k) {
+    auto& slot = values_[static_cast<std::size_t>(k)];
+    if (!slot)
+      slot =
+          default_fact(k, Value::unknown("taken from the checkpoint (--use-checkpoint-args" + at + ")"), "");
+  };
+  auto replace = [&](Key k) {
+    auto& slot = values_[static_cast<std::size_t>(k)];
+    if (!slot)
+      fill(k);
+    else if (slot->value.is_known())
+      slot->value =
+          Value::unknown("the checkpoint's, over the one written here (--use-checkpoint-args" + at + ")");
+  };
+  for (Key k : keys.unwritten) fill(k);
+  for (Key k : keys.forced) replace(k);
+  for (Key k : keys.sizes) {
+    if (sizes == SizesFromCheckpoint::kForced) replace(k);
+    if (sizes == SizesFromCheckpoint::kUnwritten) fill(k);
+  }
+  notes_.push_back(
+      fmt::format("--use-checkpoint-args{}: {} takes the model's arguments{} from the checkpoint it loads "
+                  "before it checks "
+                  "them; those are unknown here",
+                  at, framework_display_name(framework_),
+                  sizes == SizesFromCheckpoint::kForced ? " and parallel sizes"
+                  : sizes == SizesFromCheckpoint::kUnwritten
+                      ? " (and, in a Megatron-Core before 0.10, its parallel sizes)"
+                      : ""));
 }
 
 // A launch passes words parlint cannot read where flags could stand ($EXTRA_ARGS): any default may be

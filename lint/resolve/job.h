@@ -146,6 +146,7 @@ class Job {
   void add_model_facts(const RawJob& raw, std::vector<Fact>& facts);
   void take_strongest(const std::vector<Fact>& facts);
   void leave_unread_values_unknown(const RawJob& raw, const RecipeUse& use);
+  void take_checkpoint_args(const RawJob& raw);
   void unknown_defaults_past_unread_arguments(const RawJob& raw);
   void apply_defaults(const LintOptions& options);
   void sync_bridge_distributed_optimizer(const std::vector<Fact>& facts);

@@ -156,6 +156,22 @@ struct Option {
     return false;
   }
 
+  // --use-checkpoint-args and its companions (store_true); --load and --pretrained-checkpoint are only
+  // noted here and read on as any other flag.
+  bool checkpoint_args() {
+    if (name == "--use-checkpoint-args" || name == "--use_checkpoint_args") {
+      out.checkpoint_args = w;
+      return true;
+    }
+    if (name == "--use-mp-args-from-checkpoint-args" || name == "--use_mp_args_from_checkpoint_args") {
+      out.mp_args_from_checkpoint = true;
+      return true;
+    }
+    if (name == "--load" || name == "--pretrained-checkpoint" || name == "--pretrained_checkpoint")
+      out.loads_checkpoint = true;
+    return false;
+  }
+
   // Megatron-Bridge's run_recipe.py: --recipe NAME, or --model STEM --mode MODE.
   bool recipe() {
     if (name == "--recipe" || name == "--model" || name == "--mode") {
@@ -281,8 +297,8 @@ std::size_t read_option(std::span<const Word> words, std::size_t i, TrainingArgs
     inline_value = t.substr(eq + 1);
   }
   Option o{words, i, out, facts, w, name, inline_value};
-  if (o.config_file() || o.model() || o.recompute_activations() || o.recipe() || o.shorthand() ||
-      o.megatron_flag())
+  if (o.config_file() || o.model() || o.checkpoint_args() || o.recompute_activations() || o.recipe() ||
+      o.shorthand() || o.megatron_flag())
     return i;
   o.other_flag();
   return i;

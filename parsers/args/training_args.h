@@ -34,6 +34,11 @@ struct TrainingArgs {
   // (scripts/training/run_recipe.py:170, 418-420@067f987df03b). Only a launch of run_recipe.py reads them.
   std::optional<Word> recipe_stem, mode;
   std::optional<Word> model;  // --hf-model / --hf_model_path: a Hugging Face id or a built-in model name
+  // --use-checkpoint-args with --load or --pretrained-checkpoint: Megatron-LM takes model arguments from
+  // the checkpoint (and with --use-mp-args-from-checkpoint-args its parallel sizes).
+  std::optional<Word> checkpoint_args;
+  bool mp_args_from_checkpoint = false;
+  bool loads_checkpoint = false;
   // Config files the launch selects: --config-file x.yaml, Hydra --config-path DIR --config-name NAME
   // (joined as DIR/NAME), and config-group choices such as NeMo-Framework-Launcher's training=gpt3/5b
   // (as "group:training/gpt3/5b").

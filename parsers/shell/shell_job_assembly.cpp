@@ -144,6 +144,10 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
   job.gpu_entry_point = training_launch(l, entry, ta);
   job.arguments_complete = ta.arguments_complete;
+  if (ta.checkpoint_args && ta.loads_checkpoint) {
+    job.checkpoint_args = ta.checkpoint_args;
+    job.mp_args_from_checkpoint = ta.mp_args_from_checkpoint;
+  }
   if (ta.unread_argument) {
     const Word& u = *ta.unread_argument;
     job.unread_arguments = "an argument known only at run time";
