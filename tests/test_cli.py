@@ -710,9 +710,16 @@ class ModelKnowledge(unittest.TestCase):
             with open(script, "w") as f:
                 f.write("python3 main.py training=gpt3/999b training.trainer.num_nodes=3\n")
             r = run("check", "--format", "json", script)
-            self.assertEqual(json.loads(r.stdout)["diagnostics"], [])
+            # Nothing is checked against defaults the missing config may not have; PL904 says so.
+            ds = json.loads(r.stdout)["diagnostics"]
+            self.assertEqual([d["code"] for d in ds], ["PL904"])
+            self.assertIn("TP, PP, CP, EP unknown (set by the config training=gpt3/999b, which was not found)",
+                          ds[0]["message"])
             plan = json.loads(run("plan", "--format", "json", script).stdout)
             self.assertTrue(any("gpt3/999b was not found" in n for n in plan["jobs"][0]["notes"]))
+            tp = plan["jobs"][0]["values"]["tensor_model_parallel_size"]
+            self.assertIsNone(tp["value"])
+            self.assertIn("gpt3/999b, which was not found", tp["unknown"])
 
 
 class NamedModels(unittest.TestCase):

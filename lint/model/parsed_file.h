@@ -80,8 +80,11 @@ struct RawJob {
   // When a run-time word may hold flags: what it is ("an argument known only at run time (line 4: ...)");
   // the framework defaults of such a launch are unknown, since the word may set any of them.
   std::string unread_arguments;
-  std::optional<Location> whole_nodes;            // the allocation asks for whole nodes (--exclusive) here
-  bool settings_from_checkpoint = false;          // restores a checkpoint that supplies what is left out
+  std::optional<Location> whole_nodes;  // the allocation asks for whole nodes (--exclusive) here
+  // A config the job builds on that could not be read ("the config training=gpt3/999b, which was not
+  // found"): what the job leaves to it is unknown, never a default.
+  std::string unread_config;
+  bool settings_from_checkpoint = false;  // restores a checkpoint that supplies what is left out
   // Megatron-LM's --use-checkpoint-args (with --load): the model arguments come from the checkpoint, some
   // over what the launch writes; with --use-mp-args-from-checkpoint-args the parallel sizes too.
   std::optional<Word> checkpoint_args;

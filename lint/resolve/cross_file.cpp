@@ -207,9 +207,12 @@ class Resolver {
       std::string path = p.lexically_normal().string();
       if (!regular_file(p, reader_) || std::find(chain.begin(), chain.end(), path) != chain.end() ||
           path == file_.path) {
-        if (!regular_file(p, reader_))
+        if (!regular_file(p, reader_)) {
           job.notes.push_back("base config " + relative + " was not found next to " + from +
                               "; its values are unknown");
+          if (job.unread_config.empty())
+            job.unread_config = "the base config " + relative + ", which was not found";
+        }
         break;
       }
       chain.push_back(path);
@@ -268,6 +271,15 @@ class Resolver {
     state->complete(job, states, file_.path);
   }
 
+  // A path inside a framework's own tree, as its containers install it (/opt/NeMo/..., /workspace/
+  // Megatron-LM/...): what such a config holds is the framework's default configuration.
+  static bool shipped_with_framework(std::string_view path) {
+    for (std::string_view root : {"/NeMo/", "/nemo/", "/Megatron-LM/", "/megatron-lm/",
+                                  "/NeMo-Framework-Launcher/", "/Megatron-Bridge/", "/site-packages/"})
+      if (path.find(root) != std::string_view::npos) return true;
+    return false;
+  }
+
   void config(RawJob& job, const Word& ref, std::vector<Fact>& below) {
     if (ref.text.starts_with("base:")) return base_config(job, ref.text.substr(5), below);
     std::vector<std::string> candidates;
@@ -287,6 +299,10 @@ class Resolver {
     if (!path) {
       job.notes.push_back("config " + shown + " was not found next to " + file_.path +
                           ", in its checkout or the working directory; its values are unknown");
+      // A config the framework ships (/opt/NeMo/examples/.../conf/megatron_gpt_config.yaml in its
+      // container) holds the framework's defaults, which resolution applies; any other is unknown.
+      if (job.unread_config.empty() && !shipped_with_framework(ref.text))
+        job.unread_config = "the config " + shown + ", which was not found";
       return;
     }
     const ParsedFile* parsed = load(*path, false);

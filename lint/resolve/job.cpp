@@ -184,6 +184,11 @@ void Job::leave_unread_values_unknown(const RawJob& raw, const RecipeUse& use) {
         "the job takes its model config from a checkpoint (restore_from_path, or the model it trains): the "
         "layout and model settings it leaves out come from there and are unknown");
   }
+  if (!raw.unread_config.empty() && !unknown_recipe) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
+      if (!values_[k])
+        values_[k] = default_fact(static_cast<Key>(k), Value::unknown("set by " + raw.unread_config), "");
+  }
   if (unknown_recipe) {
     std::string reason =
         !use.changed_arg.empty()

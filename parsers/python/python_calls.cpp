@@ -351,8 +351,11 @@ bool PythonParser::library_recipe(const CallSite& c, Scope& scope, FactTable& ta
   const auto& keywords = c.keywords;
   // A Megatron-Bridge library recipe (llama3_8b_pretrain_config(), llama3_8b.pretrain_config()) that is
   // not this project's own function: its layout and model come from the built-in recipe table, as for
-  // run_recipe.py --recipe.
-  if (bridge_hint_ && last.ends_with("_config") &&
+  // run_recipe.py --recipe. A recipe-named function imported from another package (a fork's or a
+  // project's own recipe library) is one too: parlint has no table for it, so what it sets is unknown,
+  // never Megatron-Bridge's defaults.
+  const bool imported = imports_.count(fname.substr(0, fname.find('.'))) > 0;
+  if ((bridge_hint_ || imported) && last.ends_with("_config") &&
       (last.find("pretrain") != std::string::npos || last.find("finetune") != std::string::npos ||
        last.find("sft") != std::string::npos || last.find("peft") != std::string::npos)) {
     std::string module = fname.find('.') != std::string::npos ? fname.substr(0, fname.rfind('.')) : "";

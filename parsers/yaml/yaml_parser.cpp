@@ -586,6 +586,20 @@ std::vector<Document> load_documents(std::string_view text, bool& truncated) {
   return documents;
 }
 
+// Template directives at the start of a line or standing alone in a value: `{{- if ... }}`, `{{ .Values.x
+// | nindent 4 }}`, `{% for ... %}`. A file with none is judged as YAML.
+static bool renders_into_yaml(std::string_view text) {
+  for (std::string_view open : {"{{", "{%"}) {
+    std::string_view close = open == "{{" ? "}}" : "%}";
+    for (std::size_t at = text.find(open); at != std::string_view::npos; at = text.find(open, at + 2)) {
+      std::size_t end = text.find(close, at + 2);
+      std::size_t eol = text.find('\n', at);
+      if (end != std::string_view::npos && (eol == std::string_view::npos || end < eol)) return true;
+    }
+  }
+  return false;
+}
+
 ParsedFile parse_yaml(std::string_view path, const SourceText& source, const DocumentAdapters& adapters,
                       WorkBudget* budget) {
   WorkBudget own;
@@ -603,10 +617,19 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, const Doc
     out.errors.push_back(
         yaml_error(source, e.mark, "YAML nesting is deeper than 2000 levels; the file was not read"));
     return out;
-  } catch (const YAML::ParserException& e) {
-    out.errors.push_back(yaml_error(source, e.mark, "invalid YAML: " + e.msg));
-    return out;
   } catch (const YAML::Exception& e) {
+    // A Helm chart or Jinja template is YAML only once rendered ({{- if .Values.x }} lines, {% for %}):
+    // its own language accepts it, so it is unread, never a YAML syntax error.
+    if (renders_into_yaml(source.text())) {
+      int last = std::max(source.line_count(), 1);
+      out.unread.push_back(
+          {{{1, 1}, source.position(last, source.line(last).size())},
+           "a template (Go/Helm {{ }} or Jinja {% %} directives) that becomes YAML only when "
+           "rendered",
+           "nothing is wrong with the file; lint the rendered output (helm template ... | "
+           "parlint check --stdin-filename x.yaml -) to have its settings checked"});
+      return out;
+    }
     out.errors.push_back(yaml_error(source, e.mark, "invalid YAML: " + e.msg));
     return out;
   }
