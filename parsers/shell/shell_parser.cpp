@@ -98,6 +98,33 @@ Word ShellParser::to_word(const ShellText& t) const {
   return w;
 }
 
+// The slot on the line that holds `offset`, when bash's complaint is about one: `<words>` starting a word
+// (after `=`, a blank or a quote) holding a letter and no shell operator — what templates leave for the user
+// (`<YOUR_HF_TOKEN>`, `<Specify path>`, `<TP size for your model>`).
+static std::optional<std::string> placeholder_slot(std::string_view text, std::size_t offset) {
+  std::size_t begin = text.rfind('\n', offset);
+  begin = begin == std::string_view::npos ? 0 : begin + 1;
+  std::size_t end = std::min(text.find('\n', offset), text.size());
+  std::string_view line = text.substr(begin, end - begin);
+  for (std::size_t i = line.find('<'); i != std::string_view::npos; i = line.find('<', i + 1)) {
+    if (i > 0 && line[i - 1] != '=' && line[i - 1] != ' ' && line[i - 1] != '\t' && line[i - 1] != '"')
+      continue;
+    std::size_t close = line.find('>', i + 1);
+    if (close == std::string_view::npos || close == i + 1) continue;
+    std::string_view inner = line.substr(i + 1, close - i - 1);
+    bool letters = false, words = inner.front() != ' ' && inner.back() != ' ';
+    for (char c : inner) {
+      if (std::isalpha(static_cast<unsigned char>(c)))
+        letters = true;
+      else if (!std::isdigit(static_cast<unsigned char>(c)) &&
+               std::string_view("<>$`;|&\\\n").find(c) != std::string_view::npos)
+        words = false;
+    }
+    if (letters && words) return std::string(line.substr(i, close - i + 1));
+  }
+  return std::nullopt;
+}
+
 void ShellParser::parse_and_walk(const Source& src, Env& env, Context& ctx, bool read_directives,
                                  bool report_errors) {
   // The grammar reads a copy with the forms it lacks rewritten (same length); values come from src.
@@ -118,25 +145,86 @@ void ShellParser::parse_and_walk(const Source& src, Env& env, Context& ctx, bool
     bool is_template = out_.path.ends_with(".j2") || src.text.find("{{") != std::string::npos ||
                        src.text.find("{%") != std::string::npos;
     std::optional<BashSyntaxError> bad;
-    if (!is_template && !has_unknown) bad = find_bash_syntax_error(src.text);
+    // Lines that hold a slot for the user to fill in (`HF_TOKEN=<YOUR_HF_TOKEN>`, `--load <path>`): bash
+    // refuses them as they stand, but the file is a template meant to be edited, not a broken script.
+    std::vector<std::pair<std::size_t, std::string>> slots;  // line start offset, the slot
+    if (!is_template && !has_unknown) {
+      bad = find_bash_syntax_error(src.text);
+      std::string blanked;
+      while (bad && slots.size() < kMaxSyntaxErrors) {
+        std::string_view text = blanked.empty() ? std::string_view(src.text) : std::string_view(blanked);
+        auto slot = placeholder_slot(text, bad->offset);
+        if (!slot) break;
+        if (blanked.empty()) blanked = src.text;
+        std::size_t begin = blanked.rfind('\n', bad->offset);
+        begin = begin == std::string::npos ? 0 : begin + 1;
+        std::size_t end = std::min(blanked.find('\n', bad->offset), blanked.size());
+        std::fill(blanked.begin() + static_cast<std::ptrdiff_t>(begin),
+                  blanked.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+        slots.emplace_back(begin, *slot);
+        bad = find_bash_syntax_error(blanked);
+      }
+    }
     if (bad && report_errors) report_syntax_error(*bad, src, in_string);
+    if (!rewritten) prepared = src.text;
+    // The grammar reads the file without its slot lines (blanked, same length), as if they were filled in.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> slot_lines;
+    for (const auto& slot : slots) {
+      std::size_t at = slot.first, end = std::min(prepared.find('\n', at), prepared.size());
+      std::fill(prepared.begin() + static_cast<std::ptrdiff_t>(at),
+                prepared.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+      slot_lines.emplace_back(static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(end));
+    }
+    if (!slots.empty()) {
+      TsTree retry(parse_bash(prepared));
+      if (retry) tree = std::move(retry);
+    }
     std::vector<std::pair<std::uint32_t, std::uint32_t>> left_out =
-        leave_out_unread_lines(rewritten ? prepared : (prepared = src.text), tree);
+        ts_node_has_error(ts_tree_root_node(tree.get()))
+            ? leave_out_unread_lines(prepared, tree)
+            : std::vector<std::pair<std::uint32_t, std::uint32_t>>{};
     std::string why = is_template
                           ? "a template (Jinja {{ }} / {% %} placeholders are filled in before bash runs it)"
                       : has_unknown ? "a string run as shell, built from values known only at run time"
                                     : "valid bash that parlint's grammar (tree-sitter-bash) does not read";
     unread = unread_assignments(src, left_out,
                                 bad ? "a line bash refuses (syntax error)" : "a line parlint could not read");
+    if (!slot_lines.empty()) {
+      auto on_slots =
+          unread_assignments(src, slot_lines, "a placeholder line, refused by bash until it is filled in");
+      unread.insert(unread.end(), on_slots.begin(), on_slots.end());
+      std::sort(unread.begin(), unread.end(),
+                [](const UnreadAssignment& a, const UnreadAssignment& b) { return a.offset < b.offset; });
+    }
     if (report_errors && !bad) {
       std::vector<Location> regions;
-      for (auto [b, e] : left_out) regions.push_back(location(src.at(b), src.at(e > b ? e - 1 : b)));
+      for (auto [b, e] : left_out) {
+        // `VOCAB=<Specify path>/vocab.json` is valid bash (two redirections) the grammar does not read: a
+        // slot to fill in all the same.
+        if (auto slot = placeholder_slot(src.text, b)) {
+          slots.emplace_back(b, *slot);
+          continue;
+        }
+        regions.push_back(location(src.at(b), src.at(e > b ? e - 1 : b)));
+      }
       error_regions(ts_tree_root_node(tree.get()), src, regions);
       for (Location& loc : regions) {
         if (loc.path != out_.path || !loc.range.valid() || out_.unread.size() >= kMaxSyntaxErrors) continue;
         out_.unread.push_back({loc.range, why});
       }
     }
+    // Slots in file order, each reported once.
+    std::sort(slots.begin(), slots.end());
+    if (report_errors)
+      for (const auto& [at, slot] : slots) {
+        std::size_t end = std::min(src.text.find('\n', at), src.text.size());
+        Location loc = location(src.at(at), src.at(end > at ? end - 1 : at));
+        if (loc.path != out_.path || !loc.range.valid() || out_.unread.size() >= kMaxSyntaxErrors) continue;
+        out_.unread.push_back(
+            {loc.range,
+             "a placeholder to fill in (" + slot + "): the script runs as meant only once it is replaced",
+             "replace " + slot + " with the value; the settings on this line are checked then"});
+      }
   }
   TSNode root = ts_tree_root_node(tree.get());
   if (read_directives) read_sbatch_header(root, src, ctx);
