@@ -40,13 +40,16 @@ contains `parallel`, or is within two edits of a parallel setting, is reported w
 correct spelling (`--tensor-parallel-size` → `--tensor-model-parallel-size`,
 `model.expert_tensor_model_parallel_size` → `model.expert_tensor_parallel_size`).
 
-Not reported: the options a launched script defines itself (parlint reads the entry point when it is
-next to the launch: its `add_argument("--x")` calls, such as those of an `extra_args_provider`), the
-options of checkpoint converters and other tools (`convert.py`, `megatron_change_num_partitions.py`,
-`*_to_hf.py`: their command lines train nothing), and a flag of a script other than Megatron-LM's own
-`pretrain_*.py` that only contains `parallel` with no parallel setting spelled like it (the script may
-define it). Where nothing is spelled like the name, the finding suggests nothing rather than an
-unrelated setting.
+A flag is called unknown only to a program whose options parlint knows: Megatron-LM's own
+`pretrain_*.py` (the settings catalogue), or a script next to the launch whose argparse parlint read
+whole. Not reported, therefore: the options a launched script defines itself (its `add_argument("--x")`
+calls, such as those of an `extra_args_provider`); any flag of a script parlint could not read, or whose
+argparse takes options it does not list (`parse_known_args`, `argparse.REMAINDER`, `sys.argv` read by
+hand); the words after a bare `--`, which a wrapper hands to the program it launches; a flag of a
+`pretrain_*.py` outside a Megatron-LM checkout parlint can see (a vendored or forked copy) unless it is a
+near miss of a real flag; and the options of checkpoint converters and other tools (`convert.py`,
+`megatron_change_num_partitions.py`, `*_to_hf.py`: their command lines train nothing). Where nothing is
+spelled like the name, the finding suggests nothing rather than an unrelated setting.
 
 ## Why
 Megatron-LM rejects unknown flags, and Megatron-Bridge refuses an unknown plain `key=value` override,
@@ -235,7 +238,16 @@ class UnknownParallelKey final : public Rule {
       // a script other than Megatron-LM's own entry points may be that script's (extra_args_provider), so
       // only Megatron-LM's own, which refuse unknown flags, are told; a key is told without a suggestion.
       bool far = best_score > 2;
-      if (far && u.is_flag && !megatron_training_entry(job)) continue;
+      // A flag is unknown only to a program whose options are known. Megatron-LM's own pretrain_*.py in
+      // its checkout takes the catalogue's flags and no others; the same name elsewhere may be a fork's
+      // (a vendored third_party/Megatron-LM adds flags of its own), so only a near miss of a real flag is
+      // told there. Another script's options are known only when parlint read its argparse whole.
+      if (u.is_flag) {
+        using EntryFlags = RawJob::EntryFlags;
+        const bool megatron = megatron_training_entry(job);
+        if (megatron && far && job.entry_flags() != EntryFlags::kFramework) continue;
+        if (!megatron && (far || job.entry_flags() != EntryFlags::kListed)) continue;
+      }
       std::string suggestion;
       if (u.is_flag) {
         std::string flag(key_name(best));

@@ -90,7 +90,15 @@ struct RawJob {
   std::optional<Word> checkpoint_args;
   bool mp_args_from_checkpoint = false;
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
-  std::string entry_script;           // the Python file a launch runs, as written ("train.py"), if any
+  std::string entry_script;  // the Python file a launch runs, as written ("train.py"), if any
+  // Whether the options that file takes are known (PL801 says "unknown" only then): set when resolution
+  // looks for the file.
+  enum class EntryFlags {
+    kNotRead,    // not found, or known only at run time
+    kFramework,  // a framework's own entry point in its checkout: the framework's catalogue is its set
+    kListed,     // read, and its argparse lists every option it takes
+    kOpen,       // read, but it takes options it does not list (parse_known_args, sys.argv)
+  } entry_flags = EntryFlags::kNotRead;
   RecipeCall recipe;                  // the library recipe the job starts from, if any
   std::string function;               // the Python function it was read from; "<module>" for the top level
   bool executor_runs_recipe = false;  // a NeMo-Run executor starts the processes, not the recipe's trainer
@@ -155,6 +163,7 @@ struct ParsedFile {
   std::vector<LiteralAssignment> literals;
   // Options the file's own argparse defines (a Python entry point's add_argument("--x") calls).
   std::vector<std::string> defined_flags;
+  bool takes_unlisted_arguments = false;  // parse_known_args, REMAINDER, sys.argv: its flag set is open
 };
 
 }  // namespace parlint

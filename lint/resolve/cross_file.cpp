@@ -329,9 +329,12 @@ class Resolver {
     if (auto framework = framework_checkout(*path)) {
       job.notes.push_back(*path + " is " + *framework +
                           "'s own entry point; its source is not read as settings");
+      job.entry_flags = RawJob::EntryFlags::kFramework;
       return;
     }
     const ParsedFile* parsed = load(*path, true);
+    job.entry_flags =
+        parsed->takes_unlisted_arguments ? RawJob::EntryFlags::kOpen : RawJob::EntryFlags::kListed;
     // The script's own options (a converter's --target-tensor-model-parallel-size, flags an
     // extra_args_provider adds) are real for this launch, whatever Megatron calls its settings.
     const auto& own = parsed->defined_flags;

@@ -42,6 +42,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       whole_nodes_(raw.whole_nodes),
       unrecognized_(raw.unrecognized),
       entry_script_(raw.entry_script),
+      entry_flags_(raw.entry_flags),
       role_(raw.role),
       branch_(raw.branch),
       driver_traits_(raw.driver_traits),

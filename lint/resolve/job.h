@@ -115,6 +115,8 @@ class Job {
   const std::vector<UnrecognizedSetting>& unrecognized() const { return unrecognized_; }
   // The Python file a launch runs, as written ("pretrain_gpt.py"); empty for config objects.
   const std::string& entry_script() const { return entry_script_; }
+  // Whether the options the entry script takes are known (RawJob::EntryFlags).
+  RawJob::EntryFlags entry_flags() const { return entry_flags_; }
   const std::vector<std::string>& notes() const { return notes_; }
   const std::string& role() const { return role_; }
   const std::string& branch() const { return branch_; }
@@ -167,6 +169,7 @@ class Job {
   std::optional<Location> whole_nodes_;
   std::vector<UnrecognizedSetting> unrecognized_;
   std::string entry_script_;
+  RawJob::EntryFlags entry_flags_ = RawJob::EntryFlags::kNotRead;
   std::string role_;
   std::string branch_;
   DriverTraits driver_traits_;

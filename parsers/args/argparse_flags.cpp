@@ -23,6 +23,12 @@ bool string_literal(std::string_view s, std::size_t& i, std::string& out) {
 
 }  // namespace
 
+bool takes_unlisted_arguments(std::string_view source) {
+  for (std::string_view sign : {"parse_known_args", "REMAINDER", "sys.argv[", "sys.argv.index"})
+    if (source.find(sign) != std::string_view::npos) return true;
+  return false;
+}
+
 std::vector<std::string> argparse_flags_defined(std::string_view source) {
   constexpr std::string_view kCall = "add_argument(";
   std::vector<std::string> flags;

@@ -11,6 +11,10 @@ namespace parlint {
 // scanned, not run, so options added in a loop or from a variable are not seen.
 std::vector<std::string> argparse_flags_defined(std::string_view source);
 
+// Whether the script takes options its add_argument calls do not list: parse_known_args, a REMAINDER
+// argument, or sys.argv read by hand (a wrapper that passes the rest on). Its flag set is then not known.
+bool takes_unlisted_arguments(std::string_view source);
+
 // Whether an argument-checking file (a Megatron checkout's arguments.py) refuses to start over an
 // environment variable: an assert or raise statement whose first lines name it. Megatron-LM asserts
 // CUDA_DEVICE_MAX_CONNECTIONS for TP or CP > 1 (megatron/training/arguments.py:1476-1478@d98e8a64ddf3);

@@ -12,8 +12,17 @@ namespace parlint {
 TrainingArgs parse_training_args(std::span<const Word> words) {
   TrainingArgs out;
   ArgumentFacts facts;
+  std::size_t passed_on = 0;  // unrecognized settings before a bare `--`
+  bool after_separator = false;
   for (std::size_t i = 0; i < words.size(); ++i) {
     std::string_view t = words[i].text;
+    // `script.py OPTIONS -- ARGS`: what follows `--` is the script's to pass on to another program
+    // (a wrapper that launches the trainer), not options of its own.
+    if (t == "--" && !words[i].unknown && !after_separator) {
+      after_separator = true;
+      passed_on = out.unrecognized.size();
+      continue;
+    }
     if (t.size() > 1 && t[0] == '-' && !std::isdigit(static_cast<unsigned char>(t[1]))) {
       i = read_option(words, i, out, facts);
       continue;
@@ -24,6 +33,9 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
       out.arguments_complete = false;
     }
     read_override(words[i], out, facts);
+  }
+  if (after_separator) {
+    out.unrecognized.resize(passed_on);
   }
   if (facts.config_name) {
     Word f = *facts.config_name;

@@ -37,6 +37,7 @@ ParsedFile PythonParser::run() {
   }
 
   out_.defined_flags = argparse_flags_defined(text);
+  out_.takes_unlisted_arguments = takes_unlisted_arguments(text);
   // Module body first: constants, config objects, and the module job.
   collect_functions(root);
   collect_imports(root);
@@ -91,6 +92,12 @@ ParsedFile PythonParser::run() {
   for (auto it = helpers.rbegin(); it != helpers.rend(); ++it)
     out_.jobs.erase(out_.jobs.begin() + static_cast<std::ptrdiff_t>(*it));
   if (unread_from) out_.unread.push_back(over_budget_region(source_, unread_from->line, graph_.budget));
+  // A file that defines Megatron's own --tensor-model-parallel-size is Megatron's argument parser (a
+  // vendored or forked megatron/arguments.py): `args.x = ...` there is the framework computing its
+  // arguments at run time, not a configuration.
+  const auto& defined = out_.defined_flags;
+  if (std::find(defined.begin(), defined.end(), "--tensor-model-parallel-size") != defined.end())
+    out_.jobs.clear();
   return std::move(out_);
 }
 
