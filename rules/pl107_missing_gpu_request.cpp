@@ -16,9 +16,11 @@ constexpr RuleInfo kInfo{
     R"md(# PL107 missing-gpu-request
 
 ## What it does
-Reports a training launch inside a SLURM job (an sbatch script, or a command started by `srun`)
-when neither the directives nor srun request GPUs: no `--gpus-per-node`, `--gres=gpu:N`, `--gpus`
-or `-G`.
+Reports a training launch in an sbatch script whose `#SBATCH` directives make the allocation when
+neither the directives nor srun request GPUs: no `--gpus-per-node`, `--gres=gpu:N`, `--gpus` or `-G`.
+A script without directives runs inside an allocation made elsewhere (`salloc`, or `sbatch` options on
+its command line), and an `srun` step there gets the GPUs that allocation holds (srun(1), `--gres`: a
+step is allocated all of the job's generic resources by default), so it is not reported.
 
 With `#SBATCH --exclusive` (whole nodes) it is an info: on most GPU partitions a whole node comes
 with its GPUs, so the job runs; naming them still documents the requirement and lets parlint check GPUs
@@ -62,7 +64,10 @@ class MissingGpuRequest final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
-    if (!job.under_slurm() || !job.gpu_entry_point() || job.is_written(Key::kGpusPerNode)) return;
+    // Without #SBATCH directives the script runs inside an allocation made elsewhere (salloc, sbatch
+    // options on its command line), and an srun step gets the GPUs that allocation holds.
+    if (!job.under_slurm() || !job.allocates() || !job.gpu_entry_point() || job.is_written(Key::kGpusPerNode))
+      return;
     Finding f;
     f.location = {job.path(), job.range()};
     if (const auto& whole = job.whole_nodes()) {

@@ -71,7 +71,10 @@ struct RawJob {
   std::vector<Fact> facts;
   std::vector<Conflict> conflicts;
   LaunchKind launch = LaunchKind::kNone;
-  bool under_slurm = false;      // inside an sbatch script or started by srun
+  bool under_slurm = false;  // inside an sbatch script or started by srun
+  // The script makes its allocation itself (#SBATCH directives); without them an srun runs inside one
+  // made elsewhere (salloc, or sbatch options on the command line), whose resources parlint cannot see.
+  bool allocates = false;
   bool under_srun = false;       // started by srun (one copy per task)
   bool gpu_entry_point = false;  // a training entry point (GPU work), not a CPU helper
   // A launch whose every argument is known, or is the value of the flag before it: no flag can hide in

@@ -108,6 +108,8 @@ class Job {
   // How the launch starts its processes (kNone for a config object).
   LaunchKind launch() const { return launch_; }
   bool under_slurm() const { return under_slurm_; }
+  // The script's own #SBATCH directives make its allocation (RawJob::allocates).
+  bool allocates() const { return allocates_; }
   bool under_srun() const { return under_srun_; }
   bool gpu_entry_point() const { return gpu_entry_point_; }
   // Where the allocation asks for whole nodes (SLURM --exclusive), if it does.
@@ -165,7 +167,8 @@ class Job {
   std::array<bool, kKeyCount> written_{};
   std::vector<Conflict> conflicts_;
   LaunchKind launch_ = LaunchKind::kNone;
-  bool under_slurm_ = false, under_srun_ = false, gpu_entry_point_ = false, arguments_complete_ = false;
+  bool under_slurm_ = false, allocates_ = false, under_srun_ = false, gpu_entry_point_ = false,
+       arguments_complete_ = false;
   std::optional<Location> whole_nodes_;
   std::vector<UnrecognizedSetting> unrecognized_;
   std::string entry_script_;

@@ -329,6 +329,18 @@ void ShellParser::simple_wrapper(const CommandWords& c) {
 // Container and environment runners (docker, apptainer, uv, conda, nsys, ...): the command starts at the
 // first launcher or interpreter among their arguments.
 void ShellParser::scan_wrapper(const CommandWords& c) {
+  // A container runner runs a command only with run/exec/start/shell: `docker build -t deepspeed .`,
+  // `enroot import`, `apptainer pull` build or fetch an image, and a word among their options that names
+  // a launcher (an image tag "deepspeed") is no launch.
+  std::string_view runner = basename(c.w[c.i].text);
+  if (runner == "docker" || runner == "podman" || runner == "enroot" || runner == "apptainer" ||
+      runner == "singularity") {
+    std::size_t s = c.i + 1;
+    while (s < c.w.size() && c.w[s].text.starts_with("-")) ++s;
+    if (s >= c.w.size()) return;
+    std::string_view sub = c.w[s].text;
+    if (sub != "run" && sub != "exec" && sub != "start" && sub != "shell" && sub != "container") return;
+  }
   for (std::size_t k = c.i + 1; k < c.w.size(); ++k) {
     std::string_view b = basename(c.w[k].text);
     if (starts_ranks(b) || b == "bash" || b == "sh") return run_rest(c, k, c.ctx);

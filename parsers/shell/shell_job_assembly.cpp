@@ -142,6 +142,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     if (!c.unknown) job.config_files.push_back(std::move(c));
   job.under_srun = ctx.under_srun;
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
+  job.allocates = ctx.has_directives;
   job.gpu_entry_point = training_launch(l, entry, ta);
   job.arguments_complete = ta.arguments_complete;
   if (ta.checkpoint_args && ta.loads_checkpoint) {
