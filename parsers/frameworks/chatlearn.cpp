@@ -59,9 +59,12 @@ class ChatLearn final : public LaunchAdapter {
 
   bool claims(const LaunchCommand& launch) const override {
     const auto& args = launch.args;
-    return entry_file_name(launch.entry) == "entrypoint.py" && !args.empty() && args[0].text == "grpo" &&
-           std::any_of(args.begin(), args.end(),
-                       [](const Word& a) { return a.text.starts_with("--config-file"); });
+    // ChatLearn's own chatlearn/entrypoint.py, or a project's wrapper of it with the same command line
+    // (Pai-Megatron-Patch's chatlearn_entrypoint.py registers its models, then runs ChatLearn's).
+    return entry_file_name(launch.entry).ends_with("entrypoint.py") && !args.empty() &&
+           args[0].text == "grpo" && std::any_of(args.begin(), args.end(), [](const Word& a) {
+             return a.text.starts_with("--config-file");
+           });
   }
 
   // Its dotlist overrides: the trainer's Megatron fields, the global batch and the rollout's sizes; the
