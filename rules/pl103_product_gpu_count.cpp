@@ -112,6 +112,9 @@ class ProductGpuCount final : public Rule {
           side = *side * value;
       }
       if (!tp || !ep) continue;
+      // One side known to be 1 (TP = 1 written above the formula) makes the product exact whatever the
+      // other side is.
+      if ((dense && *dense == 1) || (expert && *expert == 1)) continue;
       if (dense && expert && std::gcd(*dense, *expert) == 1) continue;
       const char* what = e.target_key == Key::kNodes       ? "node count"
                          : e.target_key == Key::kWorldSize ? "world size"

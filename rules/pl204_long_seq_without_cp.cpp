@@ -58,6 +58,7 @@ class LongSeqWithoutCp final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.trains()) return;  // a generation, serving or conversion run: no training to tune or fail
     auto seq = job.get_int(Key::kSeqLength), cp = job.get_int(Key::kContextParallelSize);
     if (!seq || !cp) return;
     const Fact* seq_fact = job.fact(Key::kSeqLength);

@@ -59,6 +59,7 @@ class SpRecommended final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.trains()) return;  // a generation, serving or conversion run: no training to tune or fail
     auto tp = job.get_int(Key::kTensorModelParallelSize), seq = job.get_int(Key::kSeqLength);
     auto sp = job.get_bool(Key::kSequenceParallel);
     if (!tp || *tp <= 1 || !seq || *seq < 2048 || !sp || *sp) return;

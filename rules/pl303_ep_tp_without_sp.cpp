@@ -61,6 +61,7 @@ class EpTpWithoutSp final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.trains()) return;  // a generation, serving or conversion run: no training to tune or fail
     auto ep = job.get_int(Key::kExpertModelParallelSize), tp = job.get_int(Key::kTensorModelParallelSize);
     auto sp = job.get_bool(Key::kSequenceParallel);
     if (!ep || !tp || !sp || *ep <= 1 || *tp <= 1 || *sp) return;

@@ -58,6 +58,7 @@ class PpWithoutVpp final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.trains()) return;  // a generation, serving or conversion run: no training to tune or fail
     auto pp = job.get_int(Key::kPipelineModelParallelSize), layers = job.get_int(Key::kNumLayers);
     if (!pp || *pp <= 1 || !layers || job.framework() == Framework::kMegatronDeepSpeed) return;
     if (job.fact(Key::kVirtualPipelineModelParallelSize) || job.fact(Key::kPipelineModelParallelLayout) ||

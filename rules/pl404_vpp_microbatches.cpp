@@ -85,6 +85,7 @@ class VppMicrobatches final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.trains()) return;  // a generation, serving or conversion run: no training to tune or fail
     auto pp = job.get_int(Key::kPipelineModelParallelSize),
          vpp = job.get_int(Key::kVirtualPipelineModelParallelSize);
     // Megatron-LM's --num-layers-per-virtual-pipeline-stage: VPP = (layers / PP) / layers per chunk

@@ -123,6 +123,7 @@ class MemoryExceedsHbm final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    if (!job.trains()) return;  // a generation, serving or conversion run: no training to tune or fail
     auto est = estimate_memory(job);
     double hbm = job.cluster().gpu_memory_gib;
     // Activations depend on recompute, offloading and CUDA graphs, which configurations rarely state; the

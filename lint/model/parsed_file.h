@@ -77,6 +77,9 @@ struct RawJob {
   bool allocates = false;
   bool under_srun = false;       // started by srun (one copy per task)
   bool gpu_entry_point = false;  // a training entry point (GPU work), not a CPU helper
+  // It trains (false: it runs the model to generate, serve, evaluate or convert it, where training-only
+  // checks and advice do not apply).
+  bool trains = true;
   // A launch whose every argument is known, or is the value of the flag before it: no flag can hide in
   // an expansion parlint cannot read, so what the launch leaves out is the framework's default.
   bool arguments_complete = false;

@@ -37,6 +37,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       launch_(raw.launch),
       under_slurm_(raw.under_slurm),
       allocates_(raw.allocates),
+      trains_(raw.trains),
       under_srun_(raw.under_srun),
       gpu_entry_point_(raw.gpu_entry_point),
       arguments_complete_(raw.arguments_complete),

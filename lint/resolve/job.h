@@ -112,6 +112,8 @@ class Job {
   bool allocates() const { return allocates_; }
   bool under_srun() const { return under_srun_; }
   bool gpu_entry_point() const { return gpu_entry_point_; }
+  // It trains the model (RawJob::trains): training-only checks and advice apply.
+  bool trains() const { return trains_; }
   // Where the allocation asks for whole nodes (SLURM --exclusive), if it does.
   const std::optional<Location>& whole_nodes() const { return whole_nodes_; }
   const std::vector<UnrecognizedSetting>& unrecognized() const { return unrecognized_; }
@@ -167,8 +169,8 @@ class Job {
   std::array<bool, kKeyCount> written_{};
   std::vector<Conflict> conflicts_;
   LaunchKind launch_ = LaunchKind::kNone;
-  bool under_slurm_ = false, allocates_ = false, under_srun_ = false, gpu_entry_point_ = false,
-       arguments_complete_ = false;
+  bool under_slurm_ = false, allocates_ = false, trains_ = true, under_srun_ = false,
+       gpu_entry_point_ = false, arguments_complete_ = false;
   std::optional<Location> whole_nodes_;
   std::vector<UnrecognizedSetting> unrecognized_;
   std::string entry_script_;

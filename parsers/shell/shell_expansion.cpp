@@ -471,6 +471,8 @@ void ShellParser::collect_product_vars(TSNode n, const Source& src, std::vector<
                                        bool in_product, int depth) {
   if (depth > 64) return;
   std::string_view type = node_type(n);
+  // (TP > EP ? TP : EP) picks one of its operands (a max or a min), it does not multiply them.
+  if (type == "ternary_expression") return;
   if (type == "variable_name" && in_product) vars.push_back(text_of(n, src));
   if ((type == "simple_expansion" || type == "expansion") && in_product) {
     for (TSNode child : NamedChildren(n))
