@@ -90,6 +90,9 @@ struct RawJob {
   // A config the job builds on that could not be read ("the config training=gpt3/999b, which was not
   // found"): what the job leaves to it is unknown, never a default.
   std::string unread_config;
+  // A document none of whose keys is a setting where parlint reads them: its values are unknown, never
+  // defaults.
+  bool nothing_read = false;
   bool settings_from_checkpoint = false;  // restores a checkpoint that supplies what is left out
   // Megatron-LM's --use-checkpoint-args (with --load): the model arguments come from the checkpoint, some
   // over what the launch writes; with --use-mp-args-from-checkpoint-args the parallel sizes too.

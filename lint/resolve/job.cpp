@@ -187,6 +187,16 @@ void Job::leave_unread_values_unknown(const RawJob& raw, const RecipeUse& use) {
         "the job takes its model config from a checkpoint (restore_from_path, or the model it trains): the "
         "layout and model settings it leaves out come from there and are unknown");
   }
+  if (raw.nothing_read) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
+      if (!values_[k])
+        values_[k] =
+            default_fact(static_cast<Key>(k),
+                         Value::unknown("no key of this document is a setting where parlint reads one"), "");
+    notes_.push_back(
+        "none of this document's keys is a setting at a place parlint reads (a framework's own layout, or no "
+        "training configuration at all): its values are unknown, not defaults");
+  }
   if (!raw.unread_config.empty() && !unknown_recipe) {
     for (std::size_t k = 0; k < static_cast<std::size_t>(Key::kNodes); ++k)
       if (!values_[k])

@@ -287,7 +287,9 @@ class DocumentExtractor {
     std::vector<DriverKey>& keys = built ? *built : own;
     std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
     std::vector<Fact> computed;  // what the framework computes from several keys
+    bool claimed = false;        // a framework's adapter reads the document
     if (auto driver = adapters_.read(keys)) {
+      claimed = true;
       if (driver->not_megatron) return std::nullopt;
       job.framework = driver->framework;
       job.description = driver->name;
@@ -323,12 +325,14 @@ class DocumentExtractor {
     // A key twice in one document: the later one wins (PyYAML; OmegaConf refuses the file). A value
     // brought in by a merge key is overridden, not in conflict.
     SettingList settings;
+    std::vector<std::size_t> unplaced;  // a setting's own name at a path no reader places
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const Entry& e = entries_[i];
       if (skip[i]) continue;
       const std::vector<std::string>& path = *read_paths_[i];  // as the framework reads it
       auto match = match_config_path(path);
       if (!match && quiet[i]) continue;
+      if (!match && path.size() > 1 && key_from_name(path.back())) unplaced.push_back(i);
       if (!match) {
         // Lookalikes of settings (PL801 decides which): Megatron flags as keys, and keys in sections.
         const std::string& leaf = path.back();
@@ -349,6 +353,26 @@ class DocumentExtractor {
     job.conflicts = settings.take_conflicts();
     job.facts = settings.take_facts();
     job.facts.insert(job.facts.end(), computed.begin(), computed.end());
+    // Nothing here is a setting where a framework parlint reads it: the document is no configuration
+    // parlint understands, so none of its values is a default (DESIGN: what was not read is unknown).
+    if (job.facts.empty() && !claimed) job.nothing_read = true;
+    // A setting's name under a prefix no reader knows (modules.pre_trainer.overrides.
+    // tensor_model_parallel_size, actor.model.sequence_parallel): its value is whatever the program that
+    // reads it makes of it, not the default.
+    for (std::size_t i : unplaced) {
+      Key key = *key_from_name(read_paths_[i]->back());
+      bool have =
+          std::any_of(job.facts.begin(), job.facts.end(), [&](const Fact& f) { return f.key == key; });
+      if (have) continue;
+      Fact f;
+      f.key = key;
+      f.location = entries_[i].location;
+      f.origin = Origin::kYaml;
+      f.spelling = join(*read_paths_[i]);
+      f.priority = 0;
+      f.value = Value::unknown("written where parlint does not read it as a setting");
+      job.facts.push_back(std::move(f));
+    }
     return job;
   }
 
