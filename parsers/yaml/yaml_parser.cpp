@@ -264,6 +264,16 @@ std::vector<DriverKey> driver_keys(std::vector<Entry>& entries) {
   return keys;
 }
 
+// Sections that repeat a layout for bookkeeping, not to set it (NeMo's exp_manager.checkpoint_callback_params
+// names .nemo files after the TP it is told; loggers record the run's settings).
+bool in_bookkeeping_section(const std::vector<std::string>& path) {
+  for (const std::string& part : path)
+    if (part == "exp_manager" || part == "checkpoint_callback_params" || part == "logger" ||
+        part == "loggers" || part == "callbacks" || part == "wandb" || part == "tensorboard")
+      return true;
+  return false;
+}
+
 class DocumentExtractor {
  public:
   DocumentExtractor(std::vector<Entry>& entries, const DocumentAdapters& adapters)
@@ -332,7 +342,8 @@ class DocumentExtractor {
       const std::vector<std::string>& path = *read_paths_[i];  // as the framework reads it
       auto match = match_config_path(path);
       if (!match && quiet[i]) continue;
-      if (!match && path.size() > 1 && key_from_name(path.back())) unplaced.push_back(i);
+      if (!match && path.size() > 1 && key_from_name(path.back()) && !in_bookkeeping_section(path))
+        unplaced.push_back(i);
       if (!match) {
         // Lookalikes of settings (PL801 decides which): Megatron flags as keys, and keys in sections.
         const std::string& leaf = path.back();
