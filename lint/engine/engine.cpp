@@ -267,16 +267,31 @@ RunResult merge(std::vector<FileOutcome>& outcomes, std::vector<InputError> erro
   // A shared helper that recipes in several files inherit from: one finding naming all of them.
   merge_inherited(result.diagnostics);
   merge_inherited(result.suppressed);
-  // A file linted on its own and also pulled in by a launch reports each finding once.
-  auto same = [](const CheckedDiagnostic& a, const CheckedDiagnostic& b) {
+  // One mistake, one finding: a file linted on its own and also pulled in by a launch, or a value several
+  // jobs share (a NeMo-Run script's recipe and its executor), reports a code at a place once — the most
+  // severe of its findings there.
+  // The same mistake may be told for several jobs ("... (this holds for X)"), and from another file
+  // ("at path/to/this.py:332" for "at line 332"): neither is part of it.
+  auto mistake = [](const Diagnostic& d) {
+    std::string m = d.message.substr(0, d.message.rfind(" (this holds for "));
+    const std::string here = "at " + d.location.path + ":";
+    for (auto at = m.find(here); at != std::string::npos; at = m.find(here, at))
+      m.replace(at, here.size(), "at line ");
+    return m;
+  };
+  auto same = [&](const CheckedDiagnostic& a, const CheckedDiagnostic& b) {
     return a.diagnostic.code == b.diagnostic.code &&
            a.diagnostic.location.path == b.diagnostic.location.path &&
            a.diagnostic.location.range == b.diagnostic.location.range &&
-           a.diagnostic.message == b.diagnostic.message;
+           mistake(a.diagnostic) == mistake(b.diagnostic);
   };
   for (auto* list : {&result.diagnostics, &result.suppressed}) {
+    // In report order, and among the findings of one code at one place the most severe first.
     std::stable_sort(list->begin(), list->end(), [](const auto& a, const auto& b) {
-      return diagnostic_less(a.diagnostic, b.diagnostic);
+      const Diagnostic &x = a.diagnostic, &y = b.diagnostic;
+      int sx = -static_cast<int>(x.severity), sy = -static_cast<int>(y.severity);
+      return std::tie(x.location.path, x.location.range.start, x.code, x.location.range.end, sx, x.message) <
+             std::tie(y.location.path, y.location.range.start, y.code, y.location.range.end, sy, y.message);
     });
     list->erase(std::unique(list->begin(), list->end(), same), list->end());
   }
