@@ -46,9 +46,10 @@ A duplicate key in one YAML mapping: PyYAML (Megatron-LM's `--yaml-cfg`) keeps t
 OmegaConf (NeMo 1, NeMo 2 and Megatron-Bridge YAML files) refuses the file with "found duplicate key".
 Two spellings of one setting (`tensor_model_parallel_size` and an alias), and repeated command-line
 overrides: the later one wins; Hydra and run_recipe.py apply trailing overrides last. The same field
-assigned twice in one Python function (a recipe that sets a base value and changes it further down) is
-Python's own order, a normal recipe pattern: info, not a warning; two objects' fields that the framework
-reconciles (`ddp.use_distributed_optimizer` and `optimizer.use_distributed_optimizer`) stay a warning.
+set again further down a Python file (a recipe that sets a base value, in a constructor such as
+`CommOverlapConfig(tp_comm_overlap=False)` or by assignment, and changes it for a variant) is Python's
+own order, a normal recipe pattern, and not reported; two objects' fields that the framework reconciles
+(`ddp.use_distributed_optimizer` and `optimizer.use_distributed_optimizer`) stay a warning.
 
 ## References
 - PyYAML `lib/yaml/constructor.py:137-144@d51d8a138f72` (a later duplicate key overwrites the earlier)
@@ -129,12 +130,14 @@ class ConflictingValues final : public Rule {
                       "; the two come from separate option lists and argparse keeps the later "
                       "flag, so this overrides the earlier list's");
       }
+      // Python runs its statements in order: a recipe that sets a field (in a constructor or by
+      // assignment) and sets it again further down means the later value, so that is no conflict. Only
+      // the two objects' fields that the framework reconciles (ddp.* and optimizer.*
+      // use_distributed_optimizer) stay one.
       auto python = [](Origin o) { return o == Origin::kPythonAssign || o == Origin::kPythonKwarg; };
-      if (python(c.winner.origin) && python(c.loser.origin) && c.winner.spelling == c.loser.spelling &&
-          c.winner.location.path == c.loser.location.path) {
-        f.severity = Severity::kInfo;
-        f.message += "; the later assignment is what the recipe runs with";
-      }
+      if (python(c.winner.origin) && python(c.loser.origin) &&
+          c.winner.location.path == c.loser.location.path && c.winner.key != Key::kUseDistributedOptimizer)
+        continue;
       if (c.loser.location.in_file()) f.related.push_back({c.loser.location, "overridden value here"});
       out.push_back(std::move(f));
     }
