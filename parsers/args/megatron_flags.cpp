@@ -187,6 +187,18 @@ struct Option {
 
   bool shorthand() {
     if (auto key = shorthand_key(name)) {
+      // A switch spelled as its field (--sequence_parallel, --use_distributed_optimizer, as forks and
+      // dataclass front ends take them) is store_true unless a boolean follows it.
+      if (key_type(*key) == KeyType::kBool && !inline_value) {
+        std::string next = word_after(i);
+        bool literal = next == "true" || next == "false" || next == "True" || next == "False" ||
+                       next == "1" || next == "0";
+        if (!literal) {
+          facts.shorthands.push_back(argument_fact(*key, Value::boolean(true), w.location,
+                                                   Origin::kLauncherFlag, std::string(name), w));
+          return true;
+        }
+      }
       const Word* v = inline_value ? &w : next_value();
       if (!v) {
         out.missing_values.push_back({w, std::nullopt, word_after(i)});
