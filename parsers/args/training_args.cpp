@@ -6,8 +6,17 @@
 #include "parsers/args/argument_words.h"
 #include "parsers/args/hydra_overrides.h"
 #include "parsers/args/megatron_flags.h"
+#include "parsers/shell/shell_text.h"
 
 namespace parlint {
+
+// A word whose known text puts a blank before its run-time part was quoted (an unquoted blank would have
+// split it): it stays one word, and one that does not start with `-` is a value, never a flag.
+static bool quoted_value(std::string_view t) {
+  if (t.empty() || t[0] == '-' || t[0] == kUnknownByte) return false;
+  auto blank = t.find(' ');
+  return blank != std::string_view::npos && blank < t.find(kUnknownByte);
+}
 
 TrainingArgs parse_training_args(std::span<const Word> words) {
   TrainingArgs out;
@@ -27,8 +36,9 @@ TrainingArgs parse_training_args(std::span<const Word> words) {
       i = read_option(words, i, out, facts);
       continue;
     }
-    // A run-time word that no option took as its value may hold any flags (key=<run-time> does not).
-    if (words[i].unknown && t.find('=') == std::string_view::npos) {
+    // A run-time word that no option took as its value may hold any flags (key=<run-time> does not, nor
+    // does a quoted word that starts with text of its own: "VALID_AR: 1 0.6:0.8 $DATA_AR" is one value).
+    if (words[i].unknown && t.find('=') == std::string_view::npos && !quoted_value(t)) {
       if (out.arguments_complete) out.unread_argument = words[i];
       out.arguments_complete = false;
     }
