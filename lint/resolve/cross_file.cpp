@@ -326,7 +326,12 @@ class Resolver {
     // A framework's own entry point (Megatron-LM's pretrain_gpt.py inside a Megatron-LM checkout, Bridge's
     // run_recipe.py) is knowledge, not the user's configuration: its code and defaults are never read as
     // settings, so results do not depend on where parlint runs.
-    if (auto framework = framework_checkout(*path)) {
+    // An example script a framework ships (Megatron-Bridge's examples/conversion/hf_to_megatron_generate_
+    // vlm.py) is a program with an argparse of its own, read as any script is, inside the checkout or not:
+    // its defaults (--etp 1) are what the launch runs with.
+    const bool shipped_example =
+        path->find("/examples/") != std::string::npos || path->starts_with("examples/");
+    if (auto framework = framework_checkout(*path); framework && !shipped_example) {
       job.notes.push_back(*path + " is " + *framework +
                           "'s own entry point; its source is not read as settings");
       job.entry_flags = RawJob::EntryFlags::kFramework;
