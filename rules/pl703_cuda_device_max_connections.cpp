@@ -51,7 +51,10 @@ Launches of checkpoint and data tools (merging or converting checkpoints, prepar
 checked: they do not start training. A launch from inside a Megatron checkout (a fork) runs that
 checkout's own `megatron/training/arguments.py` (or `megatron/arguments.py`): parlint reads it, and
 when no assert or raise there names the variable, the fork does not refuse to start and nothing is
-reported (`plan` notes the file). A variable that a sourced file may export (a `source env.sh` that
+reported (`plan` notes the file). A fork's own entry point (a `pretrain_*.py` that is neither
+Megatron-LM's nor Megatron-DeepSpeed's, such as Megatron-LLaMA's `pretrain_llama.py`) launched where
+its checkout is not beside the script runs checks parlint has not read: nothing is reported. A variable
+that a sourced file may export (a `source env.sh` that
 parlint cannot read) is unknown, and nothing is reported either. Megatron-LM refuses to start (`megatron/training/arguments.py:1477-1479@d98e8a64ddf3`, only before
 Blackwell: `get_device_arch_version() < 10`). Megatron-DeepSpeed (a launch with `--deepspeed` or its own
 flags) raises `RuntimeError: Using sequence parallelism requires setting the environment variable
@@ -74,6 +77,19 @@ bool pre_blackwell(const std::string& gpu) {
   return gpu == "a100" || gpu == "h100" || gpu == "h200" || gpu == "gh200" || gpu == "h800";
 }
 
+// Megatron-LM's and Megatron-DeepSpeed's own training entry points (their checkouts' top level).
+bool forks_entry_point(std::string_view entry) {
+  auto slash = entry.rfind('/');
+  if (slash != std::string_view::npos) entry.remove_prefix(slash + 1);
+  if (!entry.starts_with("pretrain_")) return false;
+  for (std::string_view own : {"pretrain_gpt.py", "pretrain_hybrid.py", "pretrain_mamba.py",
+                               "pretrain_vlm.py", "pretrain_bert.py", "pretrain_t5.py", "pretrain_ict.py",
+                               "pretrain_retro.py", "pretrain_gpt_core.py", "pretrain_vision_classify.py",
+                               "pretrain_vision_dino.py", "pretrain_vision_inpaint.py", "pretrain_ict.py"})
+    if (entry == own) return false;
+  return true;
+}
+
 class CudaDeviceMaxConnections final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -82,7 +98,12 @@ class CudaDeviceMaxConnections final : public Rule {
     if (!megatron_lm_family(job.framework()) || job.launch() == LaunchKind::kNone) return;
     if (!job.gpu_entry_point()) return;  // checkpoint and data tools do not start training
     // The launch runs from a fork whose arguments.py never checks the variable: nothing refuses.
-    if (job.get_bool(Key::kChecksCudaDeviceMaxConnections) == false) return;
+    const Fact* checks = job.fact(Key::kChecksCudaDeviceMaxConnections);
+    if (checks && checks->value.as_bool() == false) return;
+    // A pretrain_*.py that is neither Megatron-LM's nor Megatron-DeepSpeed's (Megatron-LLaMA's
+    // pretrain_llama.py) belongs to a fork whose argument checks parlint has not read: whether it
+    // refuses is unknown.
+    if (!checks && forks_entry_point(job.entry_script())) return;
     if (!pre_blackwell(job.cluster().gpu)) return;
     auto tp = job.get_int(Key::kTensorModelParallelSize), cp = job.get_int(Key::kContextParallelSize);
     if (!tp || !cp || (*tp <= 1 && *cp <= 1)) return;
