@@ -82,10 +82,10 @@ bool forks_entry_point(std::string_view entry) {
   auto slash = entry.rfind('/');
   if (slash != std::string_view::npos) entry.remove_prefix(slash + 1);
   if (!entry.starts_with("pretrain_")) return false;
-  for (std::string_view own : {"pretrain_gpt.py", "pretrain_hybrid.py", "pretrain_mamba.py",
-                               "pretrain_vlm.py", "pretrain_bert.py", "pretrain_t5.py", "pretrain_ict.py",
-                               "pretrain_retro.py", "pretrain_gpt_core.py", "pretrain_vision_classify.py",
-                               "pretrain_vision_dino.py", "pretrain_vision_inpaint.py", "pretrain_ict.py"})
+  for (std::string_view own :
+       {"pretrain_gpt.py", "pretrain_hybrid.py", "pretrain_mamba.py", "pretrain_vlm.py", "pretrain_bert.py",
+        "pretrain_t5.py", "pretrain_ict.py", "pretrain_retro.py", "pretrain_gpt_core.py",
+        "pretrain_vision_classify.py", "pretrain_vision_dino.py", "pretrain_vision_inpaint.py"})
     if (entry == own) return false;
   return true;
 }
