@@ -1,5 +1,6 @@
 // PL201 sp-without-tp: sequence parallelism requested with TP = 1.
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "rules/api/describe.h"
 #include "rules/api/rule.h"
@@ -46,7 +47,9 @@ or raise TP above 1 if activation memory was the reason for SP.
 
 `parlint check --fix` makes this change (a **safe** fix): it turns SP off where it is written
 (`sequence_parallel: false`, `=False`, or the `--sequence-parallel` flag removed), which is what the
-framework runs with or insists on.
+framework runs with or insists on. The fix is **unsafe** when TP=1 is one of several layouts the file
+chooses between (a `case` on a constant such as `MODEL_SCALE="800M"`): the flag is shared with the other
+arms, whose TP may need it.
 
 ## Framework behaviour
 Severity follows what the framework does: an **error** where Megatron-Core receives the setting and
@@ -124,8 +127,14 @@ class SpWithoutTp final : public Rule {
     f.help = off + ", or use TP > 1 (SP only pays off together with tensor parallelism)";
     f.related = related_locations(*tp_fact, "TP=1 set here");
     for (const auto& w : sp_fact->written_at) f.related.push_back(w);
-    // Safe: the framework refuses SP at TP=1 or turns it off itself, so off is what runs either way.
-    f.fix = FixRequest{FixApplicability::kSafe, off, {set_value(*sp_fact, Value::boolean(false))}};
+    // Safe: the framework refuses SP at TP=1 or turns it off itself, so off is what runs either way —
+    // unless TP=1 is one of several layouts the file chooses between (a case on MODEL_SIZE): turning the
+    // shared SP off would turn it off for the others too.
+    const bool chosen = std::any_of(tp_fact->written_at.begin(), tp_fact->written_at.end(),
+                                    [](const RelatedLocation& r) { return r.choice; });
+    f.fix = FixRequest{chosen ? FixApplicability::kUnsafe : FixApplicability::kSafe,
+                       off,
+                       {set_value(*sp_fact, Value::boolean(false))}};
     out.push_back(std::move(f));
   }
 };

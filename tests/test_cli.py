@@ -497,6 +497,14 @@ class Fixes(TempDir):
         clean = run("check", "--fix", "-", "--stdin-filename", "c.yaml", stdin=CLEAN)
         self.assertEqual(clean.stdout, CLEAN)  # nothing to fix: the text as it came
 
+    def test_a_fix_for_one_arm_of_a_case_is_unsafe(self):
+        # TP=1 comes from the arm a case on a constant takes; the 8B arm shares the flag and needs it.
+        path = os.path.join(ROOT, "fixtures", "rules", "PL201", "fail_case_chosen_scale.sh")
+        doc = json.loads(run("check", "--format", "json", "--select", "PL201", path).stdout)
+        (d,) = doc["diagnostics"]
+        self.assertEqual(d["fix"]["applicability"], "unsafe")
+        self.assertIn("the case at line 5 takes this arm", " ".join(r["message"] for r in d["related"]))
+
     def test_json_and_sarif_carry_the_fix(self):
         path = self.write("train.sh", FIXABLE)
         doc = json.loads(run("check", "--format", "json", path).stdout)

@@ -29,6 +29,9 @@ std::string_view origin_name(Origin origin);
 struct RelatedLocation {
   Location location;
   std::string message;
+  // A selector that chose this value among others the file also writes (a `case` on a constant): an
+  // edit made for this value would change the others' too.
+  bool choice = false;
 };
 
 struct Fact {

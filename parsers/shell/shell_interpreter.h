@@ -202,6 +202,14 @@ class ShellParser {
       std::string_view why) const;
   void apply_unread_assignments(std::uint32_t before, Env& env);
   std::vector<UnreadAssignment> unread_assignments_;  // of the source being walked, by offset
+  // The arms a `case` on a constant took, with the note that says so: a word written inside one is a
+  // value chosen among the arms' (RelatedLocation::choice). Bounded: past it, no more are noted.
+  struct ChosenArm {
+    ByteOrigin first, last;  // the arm's first and last bytes
+    RelatedLocation note;
+  };
+  std::vector<ChosenArm> chosen_arms_;
+  static constexpr std::size_t kMaxChosenArms = 64;
   std::size_t next_unread_ = 0;
 
   // The ERROR and MISSING nodes, each widened to whole lines.
@@ -238,6 +246,11 @@ class ShellParser {
   void branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth);
 
   void walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth);
+
+  // The arm a `case` takes when its subject is a known constant and every pattern up to the match is
+  // plain text or a glob (MODEL_SCALE="800M"; case "$MODEL_SCALE" in 800M) ...): that arm's node, or a
+  // null node when no arm matches; nullopt when it cannot be told before run time.
+  std::optional<TSNode> constant_case_arm(TSNode n, const Source& src, Env& env, Context& ctx);
 
   // `fallthrough`: when an if with no elif or else runs no branch ("the if at line 3 (...) is false"), for
   // a variable that only its branch sets.

@@ -95,6 +95,20 @@ Word ShellParser::to_word(const ShellText& t) const {
   w.weak_note = t.weak_note;
   w.written_at = t.via;
   w.empty_when = t.empty_when;
+  // Written inside an arm a constant `case` took (a split word loses the via of the string it came from).
+  if (!chosen_arms_.empty()) {
+    ByteOrigin first = t.written_first;
+    if (first.file < 0)
+      t.origin.for_each_run([&](ByteOrigin o, std::uint32_t) {
+        if (first.file < 0 && o.file >= 0) first = o;
+      });
+    for (const auto& arm : chosen_arms_)
+      if (first.file >= 0 && first.file == arm.first.file && first.offset >= arm.first.offset &&
+          first.offset <= arm.last.offset &&
+          std::none_of(w.written_at.begin(), w.written_at.end(),
+                       [&](const RelatedLocation& r) { return r.choice; }))
+        w.written_at.push_back(arm.note);
+  }
   return w;
 }
 

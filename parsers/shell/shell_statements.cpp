@@ -2,11 +2,13 @@
 // here-documents, declarations and assignments.
 #include "parsers/shell/shell_interpreter.h"
 
+#include <fnmatch.h>
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "parsers/shell/sbatch_submissions.h"
 #include "parsers/shell/shell_option_merge.h"
@@ -116,6 +118,30 @@ void ShellParser::set_unknown(Env& env, const std::string& name, std::string rea
 // if / elif / else and case: each branch on its own copy of the variables; afterwards a variable
 // keeps its value only when every branch (and falling through) agrees.
 void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  if (node_type(n) == "case_statement")
+    if (auto arm = constant_case_arm(n, src, env, ctx)) {
+      if (ts_node_is_null(*arm)) return;
+      Env before = env;
+      walk_clause(*arm, src, env, ctx, depth);
+      std::set<std::string> names;
+      env.changed_since(before, names);
+      TSNode subject = by_field<"value">(n);
+      RelatedLocation chosen{node_location(*arm, src),
+                             "the case at line " + std::to_string(node_location(n, src).range.start.line) +
+                                 " takes this arm (" + abbreviate(text_of(subject, src)) + " is " +
+                                 abbreviate(expand_joined(subject, src, before, ctx).text) + ")",
+                             true};
+      if (chosen_arms_.size() < kMaxChosenArms && ts_node_end_byte(*arm) > ts_node_start_byte(*arm))
+        chosen_arms_.push_back(
+            {src.at(ts_node_start_byte(*arm)), src.at(ts_node_end_byte(*arm) - 1), chosen});
+      for (const auto& name : names)
+        if (env.find(name)) {
+          Var& v = env.edit(name);
+          v.value.add_via(chosen);
+          for (auto& e : v.elements) e.add_via(chosen);
+        }
+      return;
+    }
   std::vector<Env> results;
   std::vector<TSNode> heads;  // where each branch starts, in the order of `results` (null: none runs)
   bool has_default = false;
@@ -195,6 +221,33 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
     return out;
   };
   merge_branches(env, std::move(results), where, fallthrough, labels);
+}
+
+std::optional<TSNode> ShellParser::constant_case_arm(TSNode n, const Source& src, Env& env, Context& ctx) {
+  TSNode subject = by_field<"value">(n);
+  if (ts_node_is_null(subject)) return std::nullopt;
+  ShellText value = expand_joined(subject, src, env, ctx);
+  if (value.unknown() || value.weak || !value.empty_when.empty()) return std::nullopt;
+  for (TSNode item : NamedChildren(n)) {
+    if (node_type(item) != "case_item") continue;
+    // `;&` and `;;&` run the next arm too: not followed.
+    if (!ts_node_is_null(ts_node_child_by_field_name(item, "fallthrough", 11))) return std::nullopt;
+    NamedChildren children(item);
+    for (TSNode c : children) {
+      const char* field = children.field_name();
+      if (!field || std::string_view(field) != "value") continue;
+      std::string_view ct = node_type(c);
+      std::string pattern = text_of(c, src);
+      if (ct == "string" || ct == "raw_string") {
+        if (pattern.find_first_of("$`\\") != std::string::npos) return std::nullopt;
+        if (pattern.substr(1, pattern.size() - 2) == value.text) return item;
+        continue;
+      }
+      if (ct != "word" || pattern.find_first_of("$`\\'\"") != std::string::npos) return std::nullopt;
+      if (fnmatch(pattern.c_str(), value.text.c_str(), 0) == 0) return item;
+    }
+  }
+  return TSNode{};  // no arm matches: the case runs nothing
 }
 
 void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Context& ctx, int depth) {

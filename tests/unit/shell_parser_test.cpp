@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -132,6 +133,43 @@ TEST(ShellParser, BranchesAgreeOrBecomeUnknown) {
   auto no_else =
       sh("TP=1\nif [ -n \"$BIG\" ]; then TP=8; fi\npython t.py --tensor-model-parallel-size $TP\n");
   EXPECT_TRUE(find_fact(only_job(no_else), Key::kTensorModelParallelSize)->value.is_unknown());
+}
+
+// A case on a constant takes its arm (MODEL_SCALE="800M"; case "$MODEL_SCALE" in ...); the value says
+// which arm chose it. A case on the script's argument, or one with a pattern read at run time, stays
+// unresolved.
+TEST(ShellParser, CaseOnAConstantTakesItsArm) {
+  const std::string arms =
+      " in\n  \"800M\")\n    TP=1\n    ;;\n  8B|8b) TP=4 ;;\n  *) echo no; exit 1 ;;\nesac\n"
+      "python t.py --tensor-model-parallel-size $TP\n";
+  auto taken = sh("SCALE=\"800M\" # or 8B\ncase \"${SCALE}\"" + arms);
+  const Fact* tp = find_fact(only_job(taken), Key::kTensorModelParallelSize);
+  ASSERT_NE(tp, nullptr);
+  EXPECT_EQ(tp->value.as_int(), 1);
+  EXPECT_TRUE(std::any_of(tp->written_at.begin(), tp->written_at.end(), [](const RelatedLocation& r) {
+    return r.choice && r.location.range.start.line == 3;
+  }));
+  EXPECT_EQ(int_of(only_job(sh("SCALE=8b\ncase $SCALE" + arms)), Key::kTensorModelParallelSize), 4);
+  // A glob pattern.
+  EXPECT_EQ(int_of(only_job(sh("SCALE=8B-long\ncase $SCALE in\n  8B*) TP=4 ;;\n  *) TP=1 ;;\nesac\n"
+                               "python t.py --tensor-model-parallel-size $TP\n")),
+                   Key::kTensorModelParallelSize),
+            4);
+  // No arm matches: nothing runs, TP keeps its value.
+  EXPECT_EQ(int_of(only_job(sh("TP=2\nSCALE=70B\ncase $SCALE in\n  8B) TP=4 ;;\nesac\n"
+                               "python t.py --tensor-model-parallel-size $TP\n")),
+                   Key::kTensorModelParallelSize),
+            2);
+  for (const char* subject : {"case $1", "case \"${SCALE}\"", "case $UNSET"}) {
+    auto pf = sh(std::string(subject == std::string("case \"${SCALE}\"") ? "SCALE=$(cat f)\n" : "") +
+                 subject + arms);
+    EXPECT_TRUE(find_fact(only_job(pf), Key::kTensorModelParallelSize)->value.is_unknown()) << subject;
+  }
+  // A pattern that expands at run time: not decided.
+  auto run_time =
+      sh("SCALE=8B\ncase $SCALE in\n  $BIG) TP=4 ;;\n  *) TP=1 ;;\nesac\n"
+         "python t.py --tensor-model-parallel-size $TP\n");
+  EXPECT_TRUE(find_fact(only_job(run_time), Key::kTensorModelParallelSize)->value.is_unknown());
 }
 
 // Variable sets are copied at every branch and shared in layers: values must survive appends between
