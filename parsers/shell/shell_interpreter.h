@@ -210,6 +210,7 @@ class ShellParser {
   };
   std::vector<ChosenArm> chosen_arms_;
   static constexpr std::size_t kMaxChosenArms = 64;
+  static constexpr std::size_t kMaxDeadBranchNames = 256;  // names a branch that does not run assigns
   std::size_t next_unread_ = 0;
 
   // The ERROR and MISSING nodes, each widened to whole lines.
@@ -251,12 +252,20 @@ class ShellParser {
   // plain text or a glob (MODEL_SCALE="800M"; case "$MODEL_SCALE" in 800M) ...): that arm's node, or a
   // null node when no arm matches; nullopt when it cannot be told before run time.
   std::optional<TSNode> constant_case_arm(TSNode n, const Source& src, Env& env, Context& ctx);
+  std::optional<TSNode> constant_if_branch(TSNode n, const Source& src, Env& env, Context& ctx);
+  std::optional<bool> constant_test(TSNode test, const Source& src, Env& env, Context& ctx);
+  // Walks the one branch constants decide, if they decide one; false when every branch may run.
+  bool take_constant_branch(TSNode n, const Source& src, Env& env, Context& ctx, int depth);
+  void assigned_names(TSNode n, const Source& src, std::set<std::string>& out, int depth) const;
 
   // `fallthrough`: when an if with no elif or else runs no branch ("the if at line 3 (...) is false"), for
   // a variable that only its branch sets.
   // `labels` names each branch for findings (written out only when a launch string needs it).
   void merge_branches(Env& env, std::vector<Env> results, const Location& where, std::string_view fallthrough,
-                      const std::function<std::vector<std::string>()>& labels);
+                      const std::function<std::vector<std::string>()>& labels, std::string_view tests = {});
+  // Whether an if's tests read the script's positional arguments ($1, "$@", $#, or a variable holding one).
+  static bool tests_script_arguments(std::string_view tests, Env& env);
+  static std::string unset_in_tests(std::string_view tests, Env& env);
 
   static void keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
                                  const std::vector<std::string>& labels);

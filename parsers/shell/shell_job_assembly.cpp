@@ -90,9 +90,31 @@ bool ShellParser::training_launch(const Launch& l, std::string_view entry, const
 // A flag left without its value is the entry point's own refusal (argparse exits before training):
 // reported as the command line's syntax error, where the flag is written.
 void ShellParser::report_missing_values(const std::vector<MissingValue>& missing, std::string_view script) {
-  for (const MissingValue& m : missing) {
+  // One if that leaves several variables empty is one mistake: reported at the first flag, naming the rest.
+  auto cause = [](const MissingValue& m) {
+    std::string_view w = m.value ? std::string_view(m.value->empty_when) : std::string_view();
+    return w.substr(0, w.rfind(" ($"));
+  };
+  for (std::size_t i = 0; i < missing.size(); ++i) {
+    const MissingValue& m = missing[i];
     if (m.flag.location.path != out_.path || !m.flag.location.range.valid()) continue;
     if (out_.errors.size() >= kMaxSyntaxErrors) return;
+    std::vector<std::string> same;  // the other flags the same if leaves without a value
+    if (m.value) {
+      bool earlier = false;
+      for (std::size_t k = 0; k < missing.size() && !earlier; ++k)
+        if (k != i && missing[k].value && cause(missing[k]) == cause(m) &&
+            missing[k].flag.location.path == out_.path) {
+          // Reported at the flag written first (then the first listed among equals).
+          const auto& a = missing[k].flag.location.range.start;
+          const auto& b = m.flag.location.range.start;
+          if (a < b || (a == b && k < i))
+            earlier = true;
+          else
+            same.push_back(missing[k].flag.text);
+        }
+      if (earlier) continue;
+    }
     std::string followed = m.next.empty() ? "the command line ends there" : "the next word is " + m.next;
     std::string refusal = std::string(script) + "'s argparse stops before training starts: \"argument " +
                           m.flag.text + ": expected one argument\"";
@@ -101,6 +123,12 @@ void ShellParser::report_missing_values(const std::vector<MissingValue>& missing
     if (m.value) {
       e.message =
           m.flag.text + " has no value when " + m.value->empty_when + ": " + followed + "; " + refusal;
+      if (!same.empty()) {
+        e.message += " (on that path ";
+        for (std::size_t k = 0; k < same.size(); ++k)
+          e.message += (k ? (k + 1 == same.size() ? " and " : ", ") : "") + same[k];
+        e.message += same.size() == 1 ? " has no value either)" : " have no value either)";
+      }
       e.help = "set the variable on every path: an else branch, or a default before the if";
     } else {
       e.message = m.flag.text + " has no value: " + followed +

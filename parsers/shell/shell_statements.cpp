@@ -118,30 +118,7 @@ void ShellParser::set_unknown(Env& env, const std::string& name, std::string rea
 // if / elif / else and case: each branch on its own copy of the variables; afterwards a variable
 // keeps its value only when every branch (and falling through) agrees.
 void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
-  if (node_type(n) == "case_statement")
-    if (auto arm = constant_case_arm(n, src, env, ctx)) {
-      if (ts_node_is_null(*arm)) return;
-      Env before = env;
-      walk_clause(*arm, src, env, ctx, depth);
-      std::set<std::string> names;
-      env.changed_since(before, names);
-      TSNode subject = by_field<"value">(n);
-      RelatedLocation chosen{node_location(*arm, src),
-                             "the case at line " + std::to_string(node_location(n, src).range.start.line) +
-                                 " takes this arm (" + abbreviate(text_of(subject, src)) + " is " +
-                                 abbreviate(expand_joined(subject, src, before, ctx).text) + ")",
-                             true};
-      if (chosen_arms_.size() < kMaxChosenArms && ts_node_end_byte(*arm) > ts_node_start_byte(*arm))
-        chosen_arms_.push_back(
-            {src.at(ts_node_start_byte(*arm)), src.at(ts_node_end_byte(*arm) - 1), chosen});
-      for (const auto& name : names)
-        if (env.find(name)) {
-          Var& v = env.edit(name);
-          v.value.add_via(chosen);
-          for (auto& e : v.elements) e.add_via(chosen);
-        }
-      return;
-    }
+  if (take_constant_branch(n, src, env, ctx, depth)) return;
   std::vector<Env> results;
   std::vector<TSNode> heads;  // where each branch starts, in the order of `results` (null: none runs)
   bool has_default = false;
@@ -150,16 +127,20 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   bool any_then = false;
   NamedChildren children(n);
   std::string condition;
+  std::string tests;  // the text of every test of an if and its elifs: the variables they read
   for (TSNode c : children) {
     const char* field = children.field_name();
     std::string_view ct = node_type(c);
     if (type == "if_statement") {
       if (field && std::string_view(field) == "condition") {
         if (condition.empty()) condition = abbreviate(text_of(c, src));
+        tests += text_of(c, src) + "\n";
         walk(c, src, env, ctx, depth + 1);  // conditions run before any branch
         continue;
       }
       if (ct == "elif_clause" || ct == "else_clause") {
+        if (ct == "elif_clause" && ts_node_named_child_count(c) > 0)
+          tests += text_of(ts_node_named_child(c, 0), src) + "\n";
         Env branch = env;
         walk_clause(c, src, branch, ctx, depth);
         results.push_back(std::move(branch));
@@ -189,9 +170,15 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   then_env = Env();  // it shares the variables: the merge may change them in place once no branch holds them
   Location where = node_location(n, src);
   std::string fallthrough;
-  if (type == "if_statement" && !has_default && results.size() == 2 && !condition.empty())
+  // When no branch of an if runs, a variable only its branches set is empty — a path the script takes
+  // unless its tests choose among the script's own arguments (`if [ "$1" = A2.7B ]`: the usage names the
+  // inputs, and another one is the caller's mistake, not the script's).
+  if (type == "if_statement" && !has_default && !condition.empty() && !tests_script_arguments(tests, env))
     fallthrough =
-        "the if at line " + std::to_string(where.range.start.line) + " (" + condition + ") is false";
+        results.size() == 2
+            ? "the if at line " + std::to_string(where.range.start.line) + " (" + condition + ") is false"
+            : "no test of the if at line " + std::to_string(where.range.start.line) + " (" + condition +
+                  " and its elifs) holds" + unset_in_tests(tests, env);
   // Each branch as findings name it; only written out when a launch string needs it.
   auto labels = [&]() {
     std::vector<std::string> out;
@@ -220,7 +207,210 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
     }
     return out;
   };
-  merge_branches(env, std::move(results), where, fallthrough, labels);
+  merge_branches(env, std::move(results), where, fallthrough, labels, tests);
+}
+
+// ", as when $NODES is empty (it is not set in this script)" for the first variable the tests read that
+// the script never sets; "" when every one is set.
+std::string ShellParser::unset_in_tests(std::string_view tests, Env& env) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto pos = tests.find('$'); pos != std::string_view::npos; pos = tests.find('$', pos + 1)) {
+    std::size_t at = pos + 1 + (pos + 1 < tests.size() && tests[pos + 1] == '{');
+    std::size_t end = at;
+    while (end < tests.size() && ident(tests[end])) ++end;
+    if (end == at || std::isdigit(static_cast<unsigned char>(tests[at]))) continue;
+    std::string name(tests.substr(at, end - at));
+    if (!env.find(name) && !name.starts_with("SLURM_"))
+      return ", as when $" + name + " is empty (it is not set in this script)";
+  }
+  return {};
+}
+
+// Whether tests read the script's positional arguments ($1, "$@", $#, or a variable holding one).
+bool ShellParser::tests_script_arguments(std::string_view tests, Env& env) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto pos = tests.find('$'); pos != std::string_view::npos; pos = tests.find('$', pos + 1)) {
+    std::size_t at = pos + 1 + (pos + 1 < tests.size() && tests[pos + 1] == '{');
+    if (at >= tests.size()) break;
+    char c = tests[at];
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '@' || c == '*' || c == '#') return true;
+    std::size_t end = at;
+    while (end < tests.size() && ident(tests[end])) ++end;
+    if (end == at) continue;
+    const Var* v = env.find(std::string(tests.substr(at, end - at)));
+    if (v && std::any_of(v->value.unknown_reasons.begin(), v->value.unknown_reasons.end(),
+                         [](const std::string& r) { return r.starts_with("a positional argument"); }))
+      return true;
+  }
+  return false;
+}
+
+// A branch decided by constants runs alone: `case "$MODEL_SCALE"` or `if [ "$MODEL_SIZE" = 7B ]` /
+// `elif ...` on values the script sets. The values it sets say which branch chose them.
+bool ShellParser::take_constant_branch(TSNode n, const Source& src, Env& env, Context& ctx, int depth) {
+  const bool is_case = node_type(n) == "case_statement";
+  std::optional<TSNode> chosen =
+      is_case ? constant_case_arm(n, src, env, ctx) : constant_if_branch(n, src, env, ctx);
+  if (!chosen) return false;
+  // Each branch as (its head, its statements): an if's own body, each elif after its test, the else;
+  // each case arm after its patterns.
+  std::vector<std::pair<TSNode, std::vector<TSNode>>> arms;
+  std::string test;  // the first test, for messages
+  if (is_case) {
+    for (TSNode item : NamedChildren(n)) {
+      if (node_type(item) != "case_item") continue;
+      arms.push_back({item, {}});
+      NamedChildren children(item);
+      for (TSNode c : children)
+        if (!children.field_name() || std::string_view(children.field_name()) != "value")
+          arms.back().second.push_back(c);
+    }
+    TSNode subject = by_field<"value">(n);
+    test =
+        abbreviate(text_of(subject, src)) + " is " + abbreviate(expand_joined(subject, src, env, ctx).text);
+  } else {
+    arms.push_back({n, {}});
+    NamedChildren children(n);
+    for (TSNode c : children) {
+      const char* field = children.field_name();
+      std::string_view ct = node_type(c);
+      if (field && std::string_view(field) == "condition") {
+        if (test.empty()) test = abbreviate(text_of(c, src));
+        continue;
+      }
+      if (ct == "elif_clause" || ct == "else_clause") {
+        arms.push_back({c, {}});
+        const std::uint32_t count = ts_node_named_child_count(c);
+        for (std::uint32_t k = ct == "elif_clause" ? 1 : 0; k < count; ++k)
+          arms.back().second.push_back(ts_node_named_child(c, k));
+        continue;
+      }
+      arms.front().second.push_back(c);
+    }
+  }
+  const std::string line = std::to_string(node_location(n, src).range.start.line);
+  Env before = env;
+  std::set<std::string> elsewhere;  // names the branches that do not run assign
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> taken;
+  std::uint32_t taken_head = 0;  // where the branch taken starts: its pattern, its elif, else or the if
+  for (const auto& [head, statements] : arms) {
+    if (ts_node_is_null(*chosen) || !ts_node_eq(head, *chosen)) {
+      for (TSNode st : statements) assigned_names(st, src, elsewhere, 0);
+      continue;
+    }
+    taken_head = ts_node_start_byte(head);
+    for (TSNode st : statements) walk(st, src, env, ctx, depth + 1);
+    if (!statements.empty())
+      taken = {ts_node_start_byte(statements.front()), ts_node_end_byte(statements.back())};
+  }
+  if (taken && taken->second > taken->first) {
+    RelatedLocation note{
+        location(src.at(taken_head), src.at(taken_head)),
+        (is_case ? "the case at line " + line + " takes this arm (" + test + ")"
+                 : "the if at line " + line + " takes this branch (its tests are on values the script sets)"),
+        true};
+    if (chosen_arms_.size() < kMaxChosenArms)
+      chosen_arms_.push_back({src.at(taken->first), src.at(taken->second - 1), note});
+    std::set<std::string> names;
+    env.changed_since(before, names);
+    for (const auto& name : names)
+      if (env.find(name)) {
+        Var& v = env.edit(name);
+        v.value.add_via(note);
+        for (auto& e : v.elements) e.add_via(note);
+      }
+  }
+  // A variable only the branches that do not run would set is empty after the statement.
+  const std::string none = is_case ? "the case at line " + line + " (" + test + ") runs no arm that sets it"
+                                   : "the if at line " + line + " (" + test +
+                                         ", on values the script sets) runs no branch that sets it";
+  Location where = node_location(n, src);
+  for (const auto& name : elsewhere) {
+    if (before.find(name) || env.find(name)) continue;
+    set_unknown(env, name, "set only in branches that do not run: " + none, where);
+    env.edit(name).value.empty_when = none + " ($" + name + " is then empty)";
+  }
+  return true;
+}
+
+// The names a statement assigns (X=1, export X=1, local X), at any depth of its compound statements.
+void ShellParser::assigned_names(TSNode n, const Source& src, std::set<std::string>& out, int depth) const {
+  if (depth > kMaxTreeDepth || out.size() >= kMaxDeadBranchNames) return;
+  if (node_type(n) == "variable_assignment") {
+    TSNode name = by_field<"name">(n);
+    if (!ts_node_is_null(name)) out.insert(text_of(name, src));
+    return;
+  }
+  if (node_type(n) == "function_definition") return;
+  for (TSNode c : NamedChildren(n)) assigned_names(c, src, out, depth + 1);
+}
+
+// The branch of an if / elif / else whose tests are decided by known values: the if itself (its body),
+// an elif_clause or the else_clause; a null node when none runs; nullopt when a test is not decided.
+std::optional<TSNode> ShellParser::constant_if_branch(TSNode n, const Source& src, Env& env, Context& ctx) {
+  std::vector<TSNode> conditions;
+  NamedChildren children(n);
+  for (TSNode c : children) {
+    const char* field = children.field_name();
+    if (field && std::string_view(field) == "condition") conditions.push_back(c);
+  }
+  if (conditions.size() != 1) return std::nullopt;
+  auto holds = constant_test(conditions.front(), src, env, ctx);
+  if (!holds) return std::nullopt;
+  if (*holds) return n;
+  for (TSNode c : NamedChildren(n)) {
+    std::string_view ct = node_type(c);
+    if (ct == "else_clause") return c;
+    if (ct != "elif_clause") continue;
+    if (ts_node_named_child_count(c) == 0) return std::nullopt;
+    auto elif_holds = constant_test(ts_node_named_child(c, 0), src, env, ctx);
+    if (!elif_holds) return std::nullopt;
+    if (*elif_holds) return c;
+  }
+  return TSNode{};
+}
+
+// `[ "$X" = lit ]`, `[[ $X == pat ]]`, `!=`, `-z` / `-n` on values the script set to constants; nullopt
+// for anything else (a run-time value, a command, a numeric or file test).
+std::optional<bool> ShellParser::constant_test(TSNode test, const Source& src, Env& env, Context& ctx) {
+  if (node_type(test) != "test_command" || ts_node_named_child_count(test) != 1) return std::nullopt;
+  const bool double_bracket = text_of(test, src).starts_with("[[");
+  TSNode e = ts_node_named_child(test, 0);
+  auto known = [&](TSNode operand) -> std::optional<std::string> {
+    if (ts_node_is_null(operand)) return std::nullopt;
+    std::string_view t = node_type(operand);
+    if (t != "string" && t != "raw_string" && t != "word" && t != "simple_expansion" && t != "expansion" &&
+        t != "concatenation" && t != "number")
+      return std::nullopt;
+    ShellText v = expand_joined(operand, src, env, ctx);
+    if (v.unknown() || v.weak || !v.empty_when.empty() || v.text.find(kUnknownByte) != std::string::npos)
+      return std::nullopt;
+    return v.text;
+  };
+  if (node_type(e) == "unary_expression") {
+    TSNode op = by_field<"operator">(e);
+    if (ts_node_is_null(op) || ts_node_named_child_count(e) < 1) return std::nullopt;
+    std::string o = text_of(op, src);
+    if (o != "-z" && o != "-n") return std::nullopt;
+    auto v = known(ts_node_named_child(e, ts_node_named_child_count(e) - 1));
+    if (!v) return std::nullopt;
+    return (o == "-z") == v->empty();
+  }
+  if (node_type(e) != "binary_expression") return std::nullopt;
+  TSNode op = by_field<"operator">(e);
+  if (ts_node_is_null(op)) return std::nullopt;
+  std::string o = text_of(op, src);
+  if (o != "=" && o != "==" && o != "!=") return std::nullopt;
+  TSNode right = by_field<"right">(e);
+  auto l = known(by_field<"left">(e));
+  auto r = known(right);
+  if (!l || !r) return std::nullopt;
+  bool equal = *r == *l;
+  // Inside [[ ]] an unquoted right side is a glob pattern.
+  if (double_bracket && node_type(right) != "string" && node_type(right) != "raw_string" &&
+      r->find_first_of("*?[") != std::string::npos)
+    equal = fnmatch(r->c_str(), l->c_str(), 0) == 0;
+  return o == "!=" ? !equal : equal;
 }
 
 std::optional<TSNode> ShellParser::constant_case_arm(TSNode n, const Source& src, Env& env, Context& ctx) {
@@ -261,7 +451,8 @@ void ShellParser::walk_clause(TSNode clause, const Source& src, Env& env, Contex
 
 void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Location& where,
                                  std::string_view fallthrough,
-                                 const std::function<std::vector<std::string>()>& labels) {
+                                 const std::function<std::vector<std::string>()>& labels,
+                                 std::string_view tests) {
   std::optional<std::vector<std::string>> named;  // the branches' names, written out once if needed
   auto branch_names = [&]() -> const std::vector<std::string>& {
     if (!named) named = labels ? labels() : std::vector<std::string>{};
@@ -313,11 +504,15 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
       keep_branch_values(env, name, results, branch_names());
     } else if (auto merged = merge_branch_values(results, before ? before->get() : nullptr, name, branches)) {
       env.set(name, std::move(*merged));
-    } else if (!before && !fallthrough.empty() && results.size() == 2 && results[0].find(name) &&
-               !results[1].find(name) && references_to(fallthrough, name) == 0) {
+    } else if (!before && !fallthrough.empty() && !results.back().find(name) &&
+               std::all_of(results.begin(), results.end() - 1, [&](const Env& r) { return r.find(name); }) &&
+               references_to(tests, name) == 0) {
       // Set only in the branch: when the if runs none, the variable is empty. Not when the condition
       // tests the variable itself (if [ -z "${EP:-}" ]; then EP=4; fi): it is then the environment's.
-      set_unknown(env, name, "set in one branch only: empty when " + std::string(fallthrough), where);
+      set_unknown(env, name,
+                  std::string(results.size() == 2 ? "set in one branch only" : "set only in the branches") +
+                      ": empty when " + std::string(fallthrough),
+                  where);
       env.edit(name).value.empty_when = std::string(fallthrough) + " ($" + name + " is then empty)";
     } else {
       set_unknown(env, name, "assigned differently in " + branches, where);
