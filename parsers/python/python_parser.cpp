@@ -1,6 +1,7 @@
 #include "parsers/python/python_parser.h"
 
 #include "parsers/python/python_interpreter.h"
+#include "parsers/python/python_syntax_check.h"
 
 #include <algorithm>
 #include <charconv>
@@ -31,9 +32,21 @@ ParsedFile PythonParser::run() {
                                      static_cast<std::uint32_t>(text.size())));
   if (!tree_) return std::move(out_);
   TSNode root = ts_tree_root_node(tree_.get());
-  for (TSNode bad : error_nodes(root, kMaxSyntaxErrors, kMaxDepth)) {
-    std::string what = ts_node_is_missing(bad) ? "missing " + std::string(type_of(bad)) : "unexpected syntax";
-    out_.errors.push_back({node_location(bad).range, "Python syntax error: " + what, ""});
+  // The grammar's errors are Python's only where CPython's tokenizer refuses the text too; elsewhere the
+  // grammar lacks a form Python accepts, and those lines are unread (PL903), not wrong.
+  if (auto bad = error_nodes(root, kMaxSyntaxErrors, kMaxDepth); !bad.empty()) {
+    if (auto definite = find_python_syntax_error(text)) {
+      SourcePosition at = source_.position(definite->offset);
+      out_.errors.push_back(
+          {{at, {at.line, at.column + 1}}, "Python syntax error: " + definite->message, ""});
+    } else {
+      for (TSNode n : bad)
+        out_.unread.push_back(
+            {node_location(n).range,
+             "Python that parlint's grammar does not read (CPython may accept it: the grammar "
+             "lags the newest syntax)",
+             "write the settings of these lines in a plainer form if they matter to the layout"});
+    }
   }
 
   out_.defined_flags = argparse_flags_defined(text);

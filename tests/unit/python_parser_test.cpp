@@ -1,6 +1,7 @@
 // The Python parser on the forms of reference/syntax-in-the-wild.md §7.
 #include "parsers/python/python_parser.h"
 #include "parsers/args/argparse_flags.h"
+#include "parsers/python/python_syntax_check.h"
 
 #include <gtest/gtest.h>
 
@@ -324,3 +325,38 @@ TEST(ArgparseFlags, RefusesWithoutVariable) {
       "# relies on CUDA_DEVICE_MAX_CONNECTIONS=1\nwarnings.warn('set CUDA_DEVICE_MAX_CONNECTIONS')\n",
       "CUDA_DEVICE_MAX_CONNECTIONS"));
 }
+
+namespace parlint {
+namespace {
+
+// CPython's tokenizer errors are definite; the grammar's other errors are lines it cannot read.
+TEST(PythonSyntaxCheck, DefiniteErrorsOnly) {
+  auto error = [](std::string_view text) { return find_python_syntax_error(text); };
+  ASSERT_TRUE(error("x = (1,\ny = 2\n"));
+  EXPECT_EQ(error("x = (1,\ny = 2\n")->message, "'(' was never closed");
+  EXPECT_EQ(error("x = [1)\n")->message, "closing parenthesis ')' does not match opening parenthesis '['");
+  EXPECT_EQ(error("x = 1)\n")->offset, 5u);
+  EXPECT_EQ(error("s = 'abc\n")->message, "unterminated string literal");
+  EXPECT_EQ(error("s = \"\"\"abc\n")->message, "unterminated triple-quoted string literal");
+  EXPECT_EQ(error("def f():\n        x = 1\n    y = 2\n")->message,
+            "unindent does not match any outer indentation level");
+  // Valid Python the grammar may not read: no verdict.
+  for (std::string_view ok :
+       {"def f(n):\n    return None, *(None,) * n\n", "x = f\"{d[\"k\"]}\" + rb'\\'' + '''a\nb'''\n",
+        "x = (1,  # ( in a comment\n     2)\ny = \\\n  3\n", "s = f'{x!r:>{width}}' f\"{{literal}}\"\n",
+        "if a:\n\tx = 1\n        y = 2\n", "type Point = tuple[float, float]\n"})
+    EXPECT_FALSE(error(ok)) << ok;
+}
+
+TEST(PythonParser, ValidPythonTheGrammarMissesIsAnUnreadRegionNotASyntaxError) {
+  auto pf = py("def f(n):\n    return None, *(None,) * n\n\ncfg.model.tensor_model_parallel_size = 2\n");
+  EXPECT_TRUE(pf.errors.empty());
+  ASSERT_FALSE(pf.unread.empty());
+  EXPECT_EQ(pf.unread.front().range.start.line, 2);
+  auto broken = py("cfg.model.tensor_model_parallel_size = (2\n");
+  ASSERT_EQ(broken.errors.size(), 1u);
+  EXPECT_NE(broken.errors.front().message.find("'(' was never closed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace parlint
