@@ -202,6 +202,7 @@ class ShellParser {
       std::string_view why) const;
   void apply_unread_assignments(std::uint32_t before, Env& env);
   std::vector<UnreadAssignment> unread_assignments_;  // of the source being walked, by offset
+  std::optional<SourcePosition> bash_stops_at_;       // the script's own syntax error: nothing after it runs
   // The arms a `case` on a constant took, with the note that says so: a word written inside one is a
   // value chosen among the arms' (RelatedLocation::choice). Bounded: past it, no more are noted.
   struct ChosenArm {

@@ -29,6 +29,17 @@ ParsedFile ShellParser::run() {
   if (budget_.exhausted())
     out_.unread.push_back(
         over_budget_region(*files_[0].text, budget_stop_ ? budget_stop_->line : 1 << 30, budget_));
+  // Bash stops at the script's syntax error: a launch from that line on never runs.
+  if (bash_stops_at_) {
+    auto dropped = std::erase_if(out_.jobs, [&](const RawJob& job) {
+      return job.range.valid() && job.range.start.line >= bash_stops_at_->line;
+    });
+    for (auto& e : out_.errors)
+      if (dropped > 0 && e.range.start == *bash_stops_at_ && e.help.empty())
+        e.help = "fix the syntax here: bash stops at this line, so parlint checks the " +
+                 (dropped == 1 ? std::string("launch") : std::to_string(dropped) + " launches") +
+                 " after it once bash can reach " + (dropped == 1 ? "it" : "them");
+  }
   return std::move(out_);
 }
 
@@ -337,6 +348,10 @@ void ShellParser::report_syntax_error(const BashSyntaxError& bad, const Source& 
   if (!loc.range.valid()) return;
   std::string msg = "shell syntax error: " + bad.message + (in_string ? " (in a string run as shell)" : "");
   if (loc.path != out_.path) msg += " in " + loc.path;
+  // The script's own error (not one in a sourced file, whose `source` fails alone, nor in a string run
+  // as shell, whose command fails alone) stops bash there.
+  if (src.file == 0 && src.origin.empty() && !in_string && loc.path == out_.path && !bash_stops_at_)
+    bash_stops_at_ = loc.range.start;
   out_.errors.push_back({loc.range, std::move(msg), ""});
 }
 
