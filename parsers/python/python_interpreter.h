@@ -135,6 +135,7 @@ class PythonParser {
   ParsedFile run();
 
   bool takes_required_parameter(TSNode fn) const;
+  static void drop_copies(std::vector<RawJob>& jobs);
 
  private:
   // ---- positions and errors (python_parser.cpp) -----------------------------------------------------------

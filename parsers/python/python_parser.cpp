@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
 
 #include <filesystem>
 #include "parsers/args/argparse_flags.h"
@@ -104,6 +105,7 @@ ParsedFile PythonParser::run() {
       helpers.push_back(index);
   for (auto it = helpers.rbegin(); it != helpers.rend(); ++it)
     out_.jobs.erase(out_.jobs.begin() + static_cast<std::ptrdiff_t>(*it));
+  drop_copies(out_.jobs);
   if (unread_from) out_.unread.push_back(over_budget_region(source_, unread_from->line, graph_.budget));
   // A file that defines Megatron's own --tensor-model-parallel-size is Megatron's argument parser (a
   // vendored or forked megatron/arguments.py): `args.x = ...` there is the framework computing its
@@ -112,6 +114,50 @@ ParsedFile PythonParser::run() {
   if (std::find(defined.begin(), defined.end(), "--tensor-model-parallel-size") != defined.end())
     out_.jobs.clear();
   return std::move(out_);
+}
+
+// A function that only passes on what the module set (`def main(): run(recipe)` under module-level
+// settings) reads the same settings from the same lines as the module job: a copy, one job too many in
+// `plan` and one finding too many per mistake. One is kept: a named function over the module. Recipes that
+// write alike at their own lines are not copies.
+void PythonParser::drop_copies(std::vector<RawJob>& jobs) {
+  auto same = [](const RawJob& a, const RawJob& b) {
+    if (a.facts.size() != b.facts.size() || a.framework != b.framework || a.launch != b.launch) return false;
+    for (std::size_t i = 0; i < a.facts.size(); ++i) {
+      const Fact& x = a.facts[i];
+      const Fact& y = b.facts[i];
+      if (x.key != y.key || !(x.value == y.value) || x.location.path != y.location.path ||
+          x.location.range != y.location.range)
+        return false;
+    }
+    return true;
+  };
+  // Bucketed by where the facts were written, so a file of many functions is compared in linear time.
+  auto where = [](const RawJob& j) {
+    std::size_t h = j.facts.size();
+    for (const Fact& f : j.facts)
+      h = h * 1000003u ^ (static_cast<std::size_t>(f.key) * 31u +
+                          static_cast<std::size_t>(f.location.range.start.line) * 131u +
+                          static_cast<std::size_t>(f.location.range.start.column));
+    return h;
+  };
+  std::unordered_map<std::size_t, std::vector<std::size_t>> seen;  // signature -> indexes into kept
+  std::vector<RawJob> kept;
+  for (auto& job : jobs) {
+    if (!job.facts.empty()) {
+      auto& bucket = seen[where(job)];
+      auto copy =
+          std::find_if(bucket.begin(), bucket.end(), [&](std::size_t k) { return same(kept[k], job); });
+      if (copy != bucket.end()) {
+        // The function's name says more than "module" (the module job ran it: `run.run(one_node_70b())`).
+        if (kept[*copy].function == "<module>") kept[*copy] = std::move(job);
+        continue;
+      }
+      bucket.push_back(kept.size());
+    }
+    kept.push_back(std::move(job));
+  }
+  jobs = std::move(kept);
 }
 
 bool PythonParser::takes_required_parameter(TSNode fn) const {

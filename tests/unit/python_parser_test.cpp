@@ -360,3 +360,30 @@ TEST(PythonParser, ValidPythonTheGrammarMissesIsAnUnreadRegionNotASyntaxError) {
 
 }  // namespace
 }  // namespace parlint
+
+namespace parlint {
+namespace {
+
+// A function the module runs, reading only what the module set, is one job, not two.
+TEST(PythonParser, AFunctionThatCopiesTheModuleJobIsOneJob) {
+  auto pf =
+      py("import nemo_run as run\n"
+         "from nemo.collections.llm.recipes import llama3_70b\n"
+         "def one_node_70b():\n"
+         "    recipe = llama3_70b.pretrain_recipe(num_nodes=1, num_gpus_per_node=8)\n"
+         "    recipe.trainer.strategy.tensor_model_parallel_size = 16\n"
+         "    return recipe\n"
+         "if __name__ == '__main__':\n"
+         "    run.run(one_node_70b(), executor=run.LocalExecutor())\n");
+  ASSERT_EQ(pf.jobs.size(), 1u);
+  EXPECT_EQ(pf.jobs.front().function, "one_node_70b");
+  // Two recipes that write alike at their own lines stay two jobs.
+  auto two = py(
+      "def a():\n    cfg = ConfigContainer()\n    cfg.model.tensor_model_parallel_size = 2\n    return cfg\n"
+      "def b():\n    cfg = ConfigContainer()\n    cfg.model.tensor_model_parallel_size = 2\n    return "
+      "cfg\n");
+  EXPECT_EQ(two.jobs.size(), 2u);
+}
+
+}  // namespace
+}  // namespace parlint
