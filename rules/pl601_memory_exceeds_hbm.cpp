@@ -38,6 +38,12 @@ constexpr Key kReads[] = {Key::kTensorModelParallelSize,
                           Key::kZeroStage,
                           Key::kUseMegatronFsdp,
                           Key::kUseTorchFsdp2,
+                          Key::kHybridLayerPattern,
+                          Key::kMambaNumHeads,
+                          Key::kMambaHeadDim,
+                          Key::kSquaredRelu,
+                          Key::kMoeLatentSize,
+                          Key::kMoeSharedExpertIntermediateSize,
                           Key::kWorldSize};
 
 constexpr RuleInfo kInfo{
@@ -56,6 +62,13 @@ it is stated, the whole estimate counts; when it is not, only the parameters, gr
 state (with bf16 gradients, the least any setting needs) are compared, so the finding never rests on a
 guess. It fires only when every input is known (hidden size, heads, layers, vocabulary, sequence length,
 micro-batch size, world size, parallel sizes).
+
+The parameters follow the model's own shape: the MLP is SwiGLU (three matrices) unless `--squared-relu`
+makes it ungated (two); experts work in `moe_latent_size` when it is set (with a projection down from and
+back to the hidden size), and `moe_shared_expert_intermediate_size` adds a dense MLP beside them. A hybrid
+model (`hybrid_layer_pattern`) is counted layer by layer: each symbol is one sublayer — a Mamba mixer
+(`M`, `G`), attention (`*`, `D`, `+`), a dense MLP (`-`) or the experts (`E`) — so only the `E` layers
+hold experts, and each sublayer carries about half a transformer layer's activations.
 
 ## Why
 An out-of-memory error comes after the job has waited in the queue and loaded its checkpoint. The
@@ -112,6 +125,8 @@ The GPU memory comes from the cluster profile (`--cluster`, or `cluster: {gpu_me
   (`estimate_training_memory`, Megatron-Bridge's version)
 - Megatron-Bridge `src/megatron/bridge/peft/base.py:176-190@067f987df03b` (PEFT freezes the base
   parameters: `requires_grad = False`)
+- Megatron-LM `megatron/training/arguments.py:2448@d98e8a64ddf3` (`--squared-relu`: the activation without
+  a gate) and `megatron/core/transformer/transformer_config.py:952@d98e8a64ddf3` (`moe_latent_size`)
 - Megatron-Bridge `src/megatron/bridge/training/config.py:2101-2123@067f987df03b` (the distributed
   optimizer is on for both ddp and optimizer when either sets it)
 - Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",

@@ -1,5 +1,7 @@
 #include "lint/resolve/memory_model.h"
 
+#include "lint/knowledge/hybrid_pattern.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,12 +12,24 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
+// A hybrid model's layers by kind (Megatron-Core's hybrid pattern: each symbol one sublayer).
+struct HybridLayers {
+  double mixers = 0;     // M Mamba, G gated delta net
+  double attention = 0;  // * attention, D DeepSeek sparse attention, + MLA
+  double mlp = 0;        // -
+  double moe = 0;        // E
+};
+
 struct Inputs {
   double h, a, g, d, L, V, f, s, b, t, p, c, e, te, world;
   double E = 0, k = 0, f_moe = 0;
+  double latent = 0;    // moe_latent_size: experts work in this width, projected from and back to h
+  double f_shared = 0;  // moe_shared_expert_intermediate_size: a dense MLP beside the routed experts
+  double mamba_inner = 0;
   std::optional<double> v;  // VPP
   std::optional<double> m;  // microbatches
-  bool sp, swiglu = true, untied = false;
+  std::optional<HybridLayers> hybrid;
+  bool sp, gated = true, untied = false;
 };
 
 std::optional<double> num(const Job& job, Key key) {
@@ -170,6 +184,29 @@ std::optional<Inputs> read_inputs(const Job& job, const Supplied& supplied) {
     in.k = num(job, Key::kMoeRouterTopk).value_or(2);
     in.f_moe = num(job, Key::kMoeFfnHiddenSize).value_or(in.f);
   }
+  // --squared-relu is an ungated MLP (two matrices, not SwiGLU's three).
+  in.gated = !job.get_bool(Key::kSquaredRelu).value_or(false);
+  if (auto latent = num(job, Key::kMoeLatentSize); latent && *latent > 0) in.latent = *latent;
+  if (auto shared = num(job, Key::kMoeSharedExpertIntermediateSize); shared && *shared > 0)
+    in.f_shared = *shared;
+  if (const Fact* pattern = job.fact(Key::kHybridLayerPattern);
+      pattern && pattern->value.kind() == Value::Kind::kString) {
+    auto parsed = parse_hybrid_pattern(pattern->value.text());
+    if (parsed.error.empty() && parsed.pattern && parsed.pattern->layers > 0) {
+      HybridLayers layers;
+      for (char c : parsed.pattern->main) {
+        if (c == 'M' || c == 'G') layers.mixers += 1;
+        if (c == '*' || c == 'D' || c == '+') layers.attention += 1;
+        if (c == '-') layers.mlp += 1;
+        if (c == 'E') layers.moe += 1;
+      }
+      in.hybrid = layers;
+      in.L = static_cast<double>(parsed.pattern->layers);
+      // Mamba's inner width: heads x head dimension, or twice the hidden size (expand=2).
+      auto heads = num(job, Key::kMambaNumHeads);
+      in.mamba_inner = heads ? *heads * num(job, Key::kMambaHeadDim).value_or(64) : 2 * in.h;
+    }
+  }
   double dp = in.world / (in.t * in.p * in.c), edp = in.world / (in.p * in.e * in.te);
   if (dp < 1 || edp < 1) return std::nullopt;
   if (auto gbs = num(job, Key::kGlobalBatchSize)) in.m = *gbs / (in.b * dp);
@@ -181,16 +218,30 @@ std::optional<Inputs> read_inputs(const Job& job, const Supplied& supplied) {
 // replicated, routed experts) times the bytes each takes under the job's sharding.
 void add_weights_and_optimizer(const Job& job, const Inputs& in, const Sharding& shard, MemoryEstimate& out) {
   double dp = in.world / (in.t * in.p * in.c), edp = in.world / (in.p * in.e * in.te);
-  const double q = in.d * in.a, gamma = 1.5;  // SwiGLU assumed for the MLP (3hf)
+  // SwiGLU (3hf) unless the MLP is ungated (--squared-relu: 2hf).
+  const double q = in.d * in.a, gamma = in.gated ? 1.5 : 1.0;
   double attention = 2 * in.h * q * (1 + in.g / in.a);
   double dense_mlp = 2 * in.h * in.f * gamma;
   double norms = 2 * in.h;  // RMSNorm
   bool moe = in.E > 0;
-  double experts = moe ? 2 * in.h * in.f_moe * in.E * gamma : 0;
+  // Latent MoE: the experts' matrices are latent x f_moe, with one projection down and one back up.
+  const double expert_width = in.latent > 0 ? in.latent : in.h;
+  double experts = moe ? 2 * expert_width * in.f_moe * in.E * gamma : 0;
   double router = moe ? in.h * in.E : 0;
-  double tp_block = in.L * (attention + (moe ? 0 : dense_mlp));
+  double moe_dense = moe && in.latent > 0 ? 2 * in.h * in.latent : 0;
+  moe_dense += moe ? 2 * in.h * in.f_shared * gamma : 0;  // and the shared expert, TP-sharded
+  double tp_block = in.L * (attention + (moe ? moe_dense : dense_mlp));
   double rep_block = in.L * (norms + router);
   double exp_block = in.L * experts;
+  if (in.hybrid) {
+    // One sublayer per symbol: a Mamba mixer (in_proj ~ h x 2·inner plus the states, out_proj inner x h),
+    // attention, a dense MLP or the experts, each with its norm.
+    const HybridLayers& n = *in.hybrid;
+    double mixer = 3 * in.h * in.mamba_inner;
+    tp_block = n.mixers * mixer + n.attention * attention + n.mlp * dense_mlp + n.moe * moe_dense;
+    rep_block = in.L * in.h + n.moe * router;
+    exp_block = n.moe * experts;
+  }
   double p_tp = (tp_block / in.p + in.h * in.V) / in.t;
   // A separate output layer lives on the last stage; with one stage it shares the GPU with the embedding.
   if (in.untied && in.p == 1) p_tp += in.h * in.V / in.t;
@@ -249,19 +300,22 @@ void add_weights_and_optimizer(const Job& job, const Inputs& in, const Sharding&
 // Activations of the first pipeline stage's in-flight micro-batches, by the recompute the job asks for.
 void add_activations(const Job& job, const Inputs& in, MemoryEstimate& out) {
   double act;
+  // A hybrid pattern's layer is one sublayer (a mixer, attention, an MLP or the experts): about half of a
+  // transformer layer's activations.
+  const double layers = in.hybrid ? in.L / 2 : in.L;
   const Fact* recompute = job.fact(Key::kRecomputeGranularity);
   std::string granularity =
       recompute && recompute->value.kind() == Value::Kind::kString ? recompute->value.text() : "";
   out.recompute_known = !granularity.empty();
   bool full = granularity == "full";
   if (full) {
-    // Full recompute keeps only each layer's input (2 bytes per element, sharded by SP).
+    // Full recompute keeps only each layer's input (2 bytes per element, sharded by SP): every sublayer's.
     act = 2 * in.s * in.b * in.h * in.L + 8 * in.s * in.b * in.p + in.s * in.b * in.h * in.p;
   } else if (in.sp) {
-    act = in.s * in.b * in.h * (18 + 4 * in.f / in.h) * in.L + 8 * in.s * in.b * in.p +
+    act = in.s * in.b * in.h * (18 + 4 * in.f / in.h) * layers + 8 * in.s * in.b * in.p +
           in.s * in.b * in.h * in.p;
   } else {
-    act = in.s * in.b * in.h * (10 + 24 / in.t) * in.L + 8 * in.s * in.b * in.p + in.s * in.b * in.h * in.p;
+    act = in.s * in.b * in.h * (10 + 24 / in.t) * layers + 8 * in.s * in.b * in.p + in.s * in.b * in.h * in.p;
   }
   if (in.v && *in.v > 1)
     act *= 1 + (in.p - 1) / (in.p * *in.v);
@@ -292,7 +346,9 @@ void add_activations(const Job& job, const Inputs& in, MemoryEstimate& out) {
   out.assumptions = {recompute_text + (in.sp  ? ", sharded by sequence parallelism"
                                        : full ? ""
                                               : " (Megatron-LM's branch without sequence parallelism)"),
-                     "bf16 parameters, fp32 gradients and Adam state; SwiGLU MLP; RMSNorm",
+                     std::string("bf16 parameters, fp32 gradients and Adam state; ") +
+                         (in.gated ? "SwiGLU MLP" : "squared-ReLU MLP (ungated)") +
+                         (in.hybrid ? "; the hybrid pattern's layers by kind" : "") + "; RMSNorm",
                      "not modelled: CPU offload, CUDA graphs, NCCL buffers and allocator overhead"};
 }
 

@@ -105,6 +105,33 @@ TEST(MemoryModel, ExpertsUseExpertDataParallel) {
   EXPECT_NEAR(e->expert_params_per_gpu / 1e9, 48.0 * 128 * 3 * 2048 * 768 / 16 / 1e9, 1e-6);
 }
 
+// A Nemotron-3-Super-sized hybrid (88 layers: 40 Mamba, 40 latent MoE, 8 attention; squared ReLU): only
+// the E layers hold experts, in the latent width, ungated; about 120B parameters in all.
+TEST(MemoryModel, HybridLatentMoeCountsEachLayerByItsKind) {
+  std::string pattern =
+      "MEMEMEM*EMEMEMEM*EMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEM*EMEMEMEME";
+  std::string yaml =
+      "trainer: {num_nodes: 16, devices: 4}\nmodel:\n  num_layers: 88\n  hidden_size: 4096\n"
+      "  num_attention_heads: 32\n  num_query_groups: 2\n  kv_channels: 128\n  vocab_size: 131072\n"
+      "  ffn_hidden_size: 2688\n  num_moe_experts: 512\n  moe_router_topk: 22\n  moe_latent_size: 1024\n"
+      "  moe_shared_expert_intermediate_size: 5376\n  squared_relu: true\n  mamba_num_heads: 128\n"
+      "  hybrid_layer_pattern: \"" +
+      pattern +
+      "\"\n  encoder_seq_length: 8192\n  micro_batch_size: 1\n"
+      "  tensor_model_parallel_size: 2\n  expert_model_parallel_size: 64\n  expert_tensor_parallel_size: 1\n"
+      "  sequence_parallel: true\n  use_distributed_optimizer: true\n";
+  auto e = estimate(yaml);
+  ASSERT_TRUE(e);
+  // Routed experts: 40 E layers x 512 x 2 x 1024 x 2688 (ungated, latent width) / EP 64.
+  EXPECT_NEAR(e->expert_params_per_gpu / 1e9, 40.0 * 512 * 2 * 1024 * 2688 / 64 / 1e9, 1e-6);
+  // TP-sharded: 40 mixers (3 x 4096 x 8192), 8 attention, 40 x (latent projections + shared expert), the
+  // embedding; / TP 2.
+  const double h = 4096, attention = 2 * h * 4096 * (1 + 2.0 / 32);
+  const double tp = (40 * 3 * h * 8192 + 8 * attention + 40 * (2 * h * 1024 + 2 * h * 5376) + h * 131072) / 2;
+  EXPECT_NEAR(e->params_per_gpu - e->expert_params_per_gpu, tp + (88 * h + 40 * h * 512), 1e3);
+  EXPECT_LT(e->total_gib, 100);  // every layer counted as a gated MoE layer of width h gave 400+ GiB
+}
+
 TEST(MemoryModel, UnknownInputsGiveNoEstimate) {
   auto pf = testing::parse("model:\n  num_layers: 80\n  hidden_size: 8192\n");
   Job job("t.yaml", pf.jobs.at(0), {});
