@@ -230,6 +230,29 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
   return parsed;
 }
 
+namespace {
+
+// A finding reported at a fallback value, or naming one among its places (an argparse option's default, a
+// function parameter's default), rests on it: at most a warning, naming the fallback (DESIGN "Weak
+// values"). Rules that weigh fallbacks themselves (PL102) have already said so.
+void mark_weak(Finding& f, const Job& job) {
+  if (f.weak) return;
+  for (std::size_t k = 0; k < kKeyCount; ++k) {
+    const Fact* x = job.fact(static_cast<Key>(k));
+    if (!x || !x->weak || !x->location.in_file()) continue;
+    auto at = [&](const Location& l) { return l.path == x->location.path && l.range == x->location.range; };
+    if (!at(f.location) && std::none_of(f.related.begin(), f.related.end(),
+                                        [&](const RelatedLocation& r) { return at(r.location); }))
+      continue;
+    f.weak = true;
+    if (!x->weak_note.empty() && f.message.find(x->weak_note) == std::string::npos)
+      f.message += " (" + x->weak_note + ")";
+    return;
+  }
+}
+
+}  // namespace
+
 std::vector<Diagnostic> check_job(const Job& job, const EngineOptions& options) {
   std::vector<Diagnostic> out;
   Location start{job.path(), {job.range().start, job.range().start}};
@@ -238,6 +261,7 @@ std::vector<Diagnostic> check_job(const Job& job, const EngineOptions& options) 
     std::vector<Finding> findings;
     rule->check_job(job, findings);
     for (auto& f : findings) {
+      mark_weak(f, job);
       name_the_job(f, job);
       out.push_back(to_diagnostic(*rule, std::move(f), start, options.severity));
     }

@@ -45,6 +45,9 @@ struct Fact {
   std::string weak_note;  // how to name the fallback in a message: "the default num_nodes=1"
   std::vector<RelatedLocation> written_at;  // where the value itself was written (an interpolation target)
   std::string receiver;  // a Python attribute assignment's object: "cfg" of cfg.model.sequence_parallel
+  // A script's argparse default (`--etp` of add_argument("--etp", default=1)): a launch of the script that
+  // passes the option sets the value instead.
+  std::string default_of;
 };
 
 // Two different values for one key written in one place; the later one wins.

@@ -100,6 +100,15 @@ struct RawJob {
   bool mp_args_from_checkpoint = false;
   std::vector<UnrecognizedSetting> unrecognized;  // flags and override keys that map onto nothing
   std::string entry_script;  // the Python file a launch runs, as written ("train.py"), if any
+  // The options the launch passes its entry script, as written ("--etp"), with the word after each (or
+  // after its '='), so that the script's own argparse defaults give way to them.
+  struct PassedOption {
+    std::string option;
+    std::string value;  // empty when none follows
+    bool value_known = false;
+    Location location;  // the option and its value
+  };
+  std::vector<PassedOption> passed_options;
   // Whether the options that file takes are known (PL801 says "unknown" only then): set when resolution
   // looks for the file.
   enum class EntryFlags {

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -320,6 +321,32 @@ class Resolver {
     job.notes.push_back("read " + *path + " (" + shown + ")");
   }
 
+  // The value a launch passes for the script's own option in place of its default: of the default's kind
+  // (a switch that defaults to False is True when passed), where the launch writes it.
+  static Fact passed_value(Fact f, const RawJob::PassedOption& o, const std::string& script) {
+    const Value& d = f.value;
+    Value v = Value::unknown("the launch passes " + o.option + " to " + script +
+                             " (a value known only at run time)");
+    if (auto b = d.as_bool(); b && d.kind() == Value::Kind::kBool) {
+      v = Value::boolean(!*b);
+    } else if (o.value_known && d.kind() == Value::Kind::kInt) {
+      std::int64_t n = 0;
+      auto [end, ec] = std::from_chars(o.value.data(), o.value.data() + o.value.size(), n);
+      if (ec == std::errc() && end == o.value.data() + o.value.size()) v = Value::integer(n);
+    } else if (o.value_known && d.kind() == Value::Kind::kString) {
+      v = Value::string(o.value);
+    }
+    f.value = std::move(v);
+    f.location = o.location;
+    f.origin = Origin::kLauncherFlag;
+    f.spelling = o.option;
+    f.weak = false;
+    f.weak_note.clear();
+    f.written_at.clear();
+    f.default_of.clear();
+    return f;
+  }
+
   void entry_script(RawJob& job, std::vector<Fact>& below) {
     auto path = locate(file_.path, {job.entry_script}, reader_);
     if (!path || *path == file_.path) return;
@@ -353,6 +380,19 @@ class Resolver {
     if (!base) return;
     for (Fact f : base->facts) {
       f.priority = std::min(f.priority, 1);
+      // A value from the script's own argparse default: what this launch runs with unless it passes the
+      // option, and then the launch's value (which parlint may not map onto the setting) decides.
+      if (!f.default_of.empty()) {
+        const RawJob::PassedOption* passed = nullptr;
+        for (const auto& o : job.passed_options)
+          if (o.option == f.default_of) passed = &o;  // the last one wins, as in argparse
+        if (passed) {
+          f = passed_value(std::move(f), *passed, job.entry_script);
+        } else if (job.unread_arguments.empty()) {
+          f.weak = false;  // the launch's options are all known and leave it out: the default runs
+          f.weak_note.clear();
+        }
+      }
       below.push_back(std::move(f));
     }
     job.unrecognized.insert(job.unrecognized.end(), base->unrecognized.begin(), base->unrecognized.end());

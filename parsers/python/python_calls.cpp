@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <set>
 #include "parsers/tree_sitter/tree_sitter_children.h"
 
@@ -69,9 +70,9 @@ PyVal PythonParser::call(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     fn = inner.fn;
   }
   // Calls answered by themselves; every other call is read for the settings it makes.
-  static constexpr CallHandler kHandlers[] = {&PythonParser::environment_read,
-                                              &PythonParser::builtin_conversion, &PythonParser::string_method,
-                                              &PythonParser::setattr_call, &PythonParser::bridge_helper_call};
+  static constexpr CallHandler kHandlers[] = {
+      &PythonParser::environment_read, &PythonParser::builtin_conversion, &PythonParser::string_method,
+      &PythonParser::setattr_call,     &PythonParser::bridge_helper_call, &PythonParser::argparse_call};
   for (CallHandler handler : kHandlers)
     if (auto v = (this->*handler)(c, scope, table, ctx, depth)) return std::move(*v);
   return settings_call(c, scope, table, ctx, depth);
@@ -159,6 +160,62 @@ std::optional<PyVal> PythonParser::string_method(const CallSite& c, Scope& scope
   }
   o.value = Value::string(std::move(s));
   return o;
+}
+
+std::optional<PyVal> PythonParser::argparse_call(const CallSite& c, Scope& scope, FactTable& table,
+                                                 Context& ctx, int depth) {
+  if (type_of(c.fn) != "attribute") return std::nullopt;
+  if (c.last == "parse_args") {
+    PyVal ns = known(Value::unknown("the options " + c.fname + "() reads at run time"));
+    ns.argparse_namespace = true;
+    ns.dict = std::make_shared<const std::map<std::string, PyVal>>(argparse_defaults_);
+    return ns;
+  }
+  if (c.last != "add_argument" || c.positional.empty()) return std::nullopt;
+  std::string flag, dest;
+  for (TSNode p : c.positional) {
+    PyVal v = eval(p, scope, table, ctx, depth + 1);
+    if (v.value.kind() != Value::Kind::kString) return known(Value::null());
+    std::string o = v.value.text();
+    if (o.starts_with("--") && flag.empty()) flag = o;
+    if (!o.starts_with("-") && dest.empty()) dest = o;  // a positional argument
+  }
+  if (!flag.empty() && dest.empty()) {
+    dest = flag.substr(2);
+    std::replace(dest.begin(), dest.end(), '-', '_');
+  }
+  std::optional<PyVal> value;
+  std::string action;
+  bool required = false;
+  for (const auto& [name, node] : c.keywords) {
+    if (name == "dest") {
+      PyVal d = eval(node, scope, table, ctx, depth + 1);
+      if (d.value.kind() == Value::Kind::kString) dest = d.value.text();
+    } else if (name == "default") {
+      value = eval(node, scope, table, ctx, depth + 1);
+    } else if (name == "action") {
+      PyVal a = eval(node, scope, table, ctx, depth + 1);
+      if (a.value.kind() == Value::Kind::kString) action = a.value.text();
+    } else if (name == "required") {
+      required = text(node) == "True";
+    }
+  }
+  if (dest.empty() || flag.empty()) return known(Value::null());
+  if (!value) {
+    if (action == "store_true") value = known(Value::boolean(false));
+    if (action == "store_false") value = known(Value::boolean(true));
+  }
+  PyVal d = value && !required ? *value : known(Value::unknown(flag + " has no default"));
+  if (d.value.is_known()) {
+    // What a plain run gets; a launch that passes the option (the usual way) decides instead.
+    d.weak = true;
+    d.weak_note = "with the default " + flag + "=" + d.value.to_string() + " of " +
+                  std::filesystem::path(path_).filename().string();
+    d.via.push_back({node_location(c.node), "the default of " + flag + " here"});
+  }
+  d.default_of = flag;
+  argparse_defaults_[dest] = std::move(d);
+  return known(Value::null());
 }
 
 // setattr(cfg.model, "tensor_model_parallel_size", 8): a setting like an attribute assignment.

@@ -146,7 +146,15 @@ PyVal PythonParser::eval(TSNode n, Scope& scope, FactTable& table, Context& ctx,
     return known(Value::unknown("chosen by a condition at run time"));
   }
   if (t == "call") return call(n, scope, table, ctx, depth);
-  if (t == "attribute") return known(Value::unknown(text(n) + " is read at run time"));
+  if (t == "attribute") {
+    // args.etp, args being parser.parse_args(): the option's default.
+    TSNode object = by_field<"object">(n), attribute = by_field<"attribute">(n);
+    if (!ts_node_is_null(object) && !ts_node_is_null(attribute) && type_of(object) == "identifier")
+      if (auto it = scope.find(text(object));
+          it != scope.end() && it->second.argparse_namespace && it->second.dict)
+        if (auto o = it->second.dict->find(text(attribute)); o != it->second.dict->end()) return o->second;
+    return known(Value::unknown(text(n) + " is read at run time"));
+  }
   if (t == "subscript") {
     std::string s = text(n);
     if (s.starts_with("os.environ[")) return env_value(n, "");

@@ -54,6 +54,9 @@ struct PyVal {
   bool library_recipe = false;  // the config a library recipe returned, unchanged
   RecipeCall recipe;            // the library recipe a config object starts from
   bool executor = false;        // a NeMo-Run executor: `object` holds the processes it starts
+  // parser.parse_args(): `dict` holds each option's default by dest, read as `args.<dest>`.
+  bool argparse_namespace = false;
+  std::string default_of;  // the script option (--etp) whose argparse default this value is
 };
 using Scope = std::map<std::string, PyVal>;
 
@@ -258,6 +261,11 @@ class PythonParser {
   std::optional<PyVal> environment_read(const CallSite& c, Scope&, FactTable&, Context&, int);
   std::optional<PyVal> builtin_conversion(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
                                           int depth);
+  // parser.add_argument("--etp", type=int, default=1) records the option; parser.parse_args() gives a
+  // namespace of the defaults (a launch that passes the option overrides it: lint/resolve/cross_file.cpp).
+  std::optional<PyVal> argparse_call(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
+                                     int depth);
+  std::map<std::string, PyVal> argparse_defaults_;  // by dest, in this file
   std::optional<PyVal> string_method(const CallSite& c, Scope& scope, FactTable& table, Context& ctx,
                                      int depth);
   // Megatron-Bridge's helpers that set model settings: apply_flex_dispatcher_backend(cfg.model, backend)

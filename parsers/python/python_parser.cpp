@@ -325,6 +325,7 @@ Fact PythonParser::make_fact(Key key, const PyVal& v, Location loc, Origin origi
   f.weak = v.weak;
   f.weak_note = v.weak_note;
   f.written_at = v.via;
+  f.default_of = v.default_of;
   if (key_type(key) == KeyType::kBool && f.value.kind() == Value::Kind::kInt)
     f.value = Value::boolean(*f.value.as_int() != 0);
   return f;

@@ -211,6 +211,7 @@ class ShellParser {
   };
   std::vector<ChosenArm> chosen_arms_;
   static constexpr std::size_t kMaxChosenArms = 64;
+  static constexpr std::size_t kMaxPassedOptions = 512;    // options of one launch kept for its entry script
   static constexpr std::size_t kMaxDeadBranchNames = 256;  // names a branch that does not run assigns
   std::size_t next_unread_ = 0;
 

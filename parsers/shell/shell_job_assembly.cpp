@@ -196,6 +196,27 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
       job.unread_arguments += " at line " + std::to_string(u.location.range.start.line);
     if (!u.unknown_reason.empty()) job.unread_arguments += " (" + u.unknown_reason + ")";
   }
+  // The options the launch passes, as written (--etp of --etp 2 or --etp=2): a script's own argparse
+  // default for one of them is not what runs.
+  for (std::size_t k = 0; k < args.size() && job.passed_options.size() < kMaxPassedOptions; ++k) {
+    const Word& a = args[k];
+    std::string_view t = a.text;
+    if (!t.starts_with("-") || t.size() < 2 || a.unknown) continue;
+    RawJob::PassedOption o;
+    o.option = std::string(t.substr(0, t.find('=')));
+    o.location = a.location;
+    if (auto eq = t.find('='); eq != std::string_view::npos) {
+      o.value = std::string(t.substr(eq + 1));
+      o.value_known = true;
+    } else if (k + 1 < args.size() && !args[k + 1].text.starts_with("-")) {
+      o.value = args[k + 1].text;
+      o.value_known = !args[k + 1].unknown;
+      if (args[k + 1].location.path == a.location.path &&
+          args[k + 1].location.range.start.line == a.location.range.start.line)
+        o.location.range.end = args[k + 1].location.range.end;
+    }
+    job.passed_options.push_back(std::move(o));
+  }
   for (const Word& a : args) {  // pretrained_checkpoint.restore_from_path=/models/x.nemo
     std::string_view t = a.text;
     while (t.starts_with("+")) t.remove_prefix(1);
