@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include "parsers/args/argparse_flags.h"
+#include "parsers/args/script_purpose.h"
 #include "parsers/tree_sitter/tree_sitter_children.h"
 
 namespace parlint::py {
@@ -106,6 +107,9 @@ ParsedFile PythonParser::run() {
   for (auto it = helpers.rbegin(); it != helpers.rend(); ++it)
     out_.jobs.erase(out_.jobs.begin() + static_cast<std::ptrdiff_t>(*it));
   drop_copies(out_.jobs);
+  // A generation, serving or evaluation script (its name says so) builds its model without training it.
+  if (runs_without_training(path_))
+    for (auto& job : out_.jobs) job.trains = false;
   if (unread_from) out_.unread.push_back(over_budget_region(source_, unread_from->line, graph_.budget));
   // A file that defines Megatron's own --tensor-model-parallel-size is Megatron's argument parser (a
   // vendored or forked megatron/arguments.py): `args.x = ...` there is the framework computing its

@@ -499,7 +499,6 @@ class ShellParser {
   };
 
   static bool training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta);
-  static bool runs_without_training(std::string_view entry);
   static std::string command_output_reason(std::string_view text);
 
   void emit(const Launch& l, std::vector<ShellText>& w, const Location& where, Env& env, Env& overlay,

@@ -3,6 +3,8 @@
 // that claims the launch (parsers/frameworks) adds to each job it builds.
 #include "parsers/shell/shell_interpreter.h"
 
+#include "parsers/args/script_purpose.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -53,17 +55,6 @@ std::optional<std::string> ShellParser::ScriptFiles::read(const std::string& pat
   }
   std::string found;
   return parser.read_beside_script(path, found);
-}
-
-// Generation, serving, evaluation and round-trip conversion scripts load the model on GPUs without
-// training it (Megatron-Bridge's hf_to_megatron_generate_text.py, hf_megatron_roundtrip_multi_gpu.py,
-// Megatron-LM's tools/run_text_generation_server.py).
-bool ShellParser::runs_without_training(std::string_view entry) {
-  std::string_view script = basename(entry);
-  for (std::string_view word : {"generate", "generation", "inference", "infer_", "roundtrip", "_server",
-                                "serve", "evaluate", "eval_", "compare"})
-    if (script.find(word) != std::string_view::npos) return true;
-  return false;
 }
 
 bool ShellParser::training_launch(const Launch& l, std::string_view entry, const TrainingArgs& ta) {
@@ -183,7 +174,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
   job.allocates = ctx.has_directives;
   job.gpu_entry_point = training_launch(l, entry, ta);
-  job.trains = !runs_without_training(entry);
+  job.trains = !runs_without_training(basename(entry));
   job.arguments_complete = ta.arguments_complete;
   if (ta.checkpoint_args && ta.loads_checkpoint) {
     job.checkpoint_args = ta.checkpoint_args;
