@@ -268,6 +268,7 @@ class ShellParser {
   // Whether an if's tests read the script's positional arguments ($1, "$@", $#, or a variable holding one).
   static bool tests_script_arguments(std::string_view tests, Env& env);
   static std::string unset_in_tests(std::string_view tests, Env& env);
+  static bool expands_only_set_variables(std::string_view text, Env& env);
 
   static void keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
                                  const std::vector<std::string>& labels);

@@ -127,20 +127,20 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   bool any_then = false;
   NamedChildren children(n);
   std::string condition;
-  std::string tests;  // the text of every test of an if and its elifs: the variables they read
+  std::vector<TSNode> test_nodes;  // every test of an if and its elifs: the variables they read
   for (TSNode c : children) {
     const char* field = children.field_name();
     std::string_view ct = node_type(c);
     if (type == "if_statement") {
       if (field && std::string_view(field) == "condition") {
         if (condition.empty()) condition = abbreviate(text_of(c, src));
-        tests += text_of(c, src) + "\n";
+        test_nodes.push_back(c);
         walk(c, src, env, ctx, depth + 1);  // conditions run before any branch
         continue;
       }
       if (ct == "elif_clause" || ct == "else_clause") {
         if (ct == "elif_clause" && ts_node_named_child_count(c) > 0)
-          tests += text_of(ts_node_named_child(c, 0), src) + "\n";
+          test_nodes.push_back(ts_node_named_child(c, 0));
         Env branch = env;
         walk_clause(c, src, branch, ctx, depth);
         results.push_back(std::move(branch));
@@ -173,6 +173,13 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   // When no branch of an if runs, a variable only its branches set is empty — a path the script takes
   // unless its tests choose among the script's own arguments (`if [ "$1" = A2.7B ]`: the usage names the
   // inputs, and another one is the caller's mistake, not the script's).
+  // Their text, only where an if runs no branch when every test fails.
+  std::string tests;
+  if (type == "if_statement" && !has_default)
+    for (TSNode t : test_nodes) {
+      tests.append(src.text, ts_node_start_byte(t), ts_node_end_byte(t) - ts_node_start_byte(t));
+      tests += '\n';
+    }
   if (type == "if_statement" && !has_default && !condition.empty() && !tests_script_arguments(tests, env))
     fallthrough =
         results.size() == 2
@@ -224,6 +231,22 @@ std::string ShellParser::unset_in_tests(std::string_view tests, Env& env) {
       return ", as when $" + name + " is empty (it is not set in this script)";
   }
   return {};
+}
+
+// Whether every expansion in `text` is of a variable the script has set (no command substitution, no
+// positional argument, nothing from the environment): the cheap test before a branch is decided.
+bool ShellParser::expands_only_set_variables(std::string_view text, Env& env) {
+  if (text.find('`') != std::string_view::npos) return false;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto pos = text.find('$'); pos != std::string_view::npos; pos = text.find('$', pos + 1)) {
+    std::size_t at = pos + 1 + (pos + 1 < text.size() && text[pos + 1] == '{');
+    if (at >= text.size() || !(std::isalpha(static_cast<unsigned char>(text[at])) || text[at] == '_'))
+      return false;
+    std::size_t end = at;
+    while (end < text.size() && ident(text[end])) ++end;
+    if (!env.find(std::string(text.substr(at, end - at)))) return false;
+  }
+  return true;
 }
 
 // Whether tests read the script's positional arguments ($1, "$@", $#, or a variable holding one).
@@ -348,14 +371,13 @@ void ShellParser::assigned_names(TSNode n, const Source& src, std::set<std::stri
 // The branch of an if / elif / else whose tests are decided by known values: the if itself (its body),
 // an elif_clause or the else_clause; a null node when none runs; nullopt when a test is not decided.
 std::optional<TSNode> ShellParser::constant_if_branch(TSNode n, const Source& src, Env& env, Context& ctx) {
-  std::vector<TSNode> conditions;
-  NamedChildren children(n);
-  for (TSNode c : children) {
-    const char* field = children.field_name();
-    if (field && std::string_view(field) == "condition") conditions.push_back(c);
-  }
-  if (conditions.size() != 1) return std::nullopt;
-  auto holds = constant_test(conditions.front(), src, env, ctx);
+  // One test, then `then` (with several commands the last one's status decides: not followed).
+  TSNode condition = by_field<"condition">(n);
+  if (ts_node_is_null(condition) || node_type(condition) != "test_command") return std::nullopt;
+  std::string_view after = std::string_view(src.text).substr(ts_node_end_byte(condition));
+  after.remove_prefix(std::min(after.find_first_not_of(" \t\r\n;"), after.size()));
+  if (!after.starts_with("then")) return std::nullopt;
+  auto holds = constant_test(condition, src, env, ctx);
   if (!holds) return std::nullopt;
   if (*holds) return n;
   for (TSNode c : NamedChildren(n)) {
@@ -382,6 +404,7 @@ std::optional<bool> ShellParser::constant_test(TSNode test, const Source& src, E
     if (t != "string" && t != "raw_string" && t != "word" && t != "simple_expansion" && t != "expansion" &&
         t != "concatenation" && t != "number")
       return std::nullopt;
+    if (!expands_only_set_variables(text_of(operand, src), env)) return std::nullopt;
     ShellText v = expand_joined(operand, src, env, ctx);
     if (v.unknown() || v.weak || !v.empty_when.empty() || v.text.find(kUnknownByte) != std::string::npos)
       return std::nullopt;
@@ -415,7 +438,8 @@ std::optional<bool> ShellParser::constant_test(TSNode test, const Source& src, E
 
 std::optional<TSNode> ShellParser::constant_case_arm(TSNode n, const Source& src, Env& env, Context& ctx) {
   TSNode subject = by_field<"value">(n);
-  if (ts_node_is_null(subject)) return std::nullopt;
+  if (ts_node_is_null(subject) || !expands_only_set_variables(text_of(subject, src), env))
+    return std::nullopt;
   ShellText value = expand_joined(subject, src, env, ctx);
   if (value.unknown() || value.weak || !value.empty_when.empty()) return std::nullopt;
   for (TSNode item : NamedChildren(n)) {
