@@ -583,6 +583,21 @@ void Job::derive() {
 // World size, counted the way the launch starts its processes (DESIGN "Jobs and world size").
 void Job::derive_world_size() {
   if (fact(Key::kWorldSize) && launch_ != LaunchKind::kSrunNative) return;
+  // torchrun --nproc_per_node=gpu starts one worker per visible GPU: under an allocation that states its
+  // GPUs per node (#SBATCH --gres=gpu:8, --gpus-per-node=8), that many.
+  if (launch_ == LaunchKind::kTorchrun)
+    if (const Fact* nproc = fact(Key::kNprocPerNode);
+        nproc && nproc->value.is_unknown() &&
+        nproc->value.unknown_reason().starts_with("one process per visible GPU"))
+      if (const Fact* gpus = fact(Key::kGpusPerNode);
+          gpus && gpus->value.as_int() && gpus->location.in_file()) {
+        Fact n = *nproc;
+        n.value = Value::integer(*gpus->value.as_int());
+        n.origin = Origin::kDerived;
+        n.spelling = nproc->spelling + "=gpu";
+        n.written_at.push_back({gpus->location, gpus->spelling + " gives each node's GPUs"});
+        set(std::move(n));
+      }
   Key count_key = Key::kNodes, per_node_key = Key::kGpusPerNode;
   std::int64_t count_default = 0, per_node_default = 0;  // 0: no default, unknown when missing
   std::string count_default_text, per_node_default_text;
