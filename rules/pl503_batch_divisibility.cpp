@@ -21,7 +21,9 @@ constexpr RuleInfo kInfo{"PL503",
                          R"md(# PL503 batch-divisibility
 
 ## What it does
-Checks that the global batch splits into whole microbatches on every data-parallel rank.
+Checks that the global batch splits into whole microbatches on every data-parallel rank. When the world
+size (so DP) is not known, a global batch the micro-batch size itself does not divide is still reported:
+`micro_batch_size·DP` divides no such batch, whatever DP turns out to be.
 
 For verl's Megatron actor the batch is `data.train_batch_size x actor_rollout_ref.rollout.n` and the
 micro-batch `ppo_micro_batch_size_per_gpu`: verl's own `validate_config` refuses the run before starting
@@ -132,6 +134,31 @@ class BatchDivisibility final : public Rule {
     return true;
   }
 
+  // With DP unknown: a global batch the micro-batch does not divide is refused at every DP, since
+  // micro_batch_size·DP must divide it (Megatron's microbatch calculator; a framework with a batch check
+  // of its own decides for itself).
+  static void micro_batch_only(const Job& job, std::int64_t gbs, std::int64_t mbs, bool own,
+                               std::vector<Finding>& out) {
+    if (own || gbs % mbs == 0) return;
+    const Fact* gbs_fact = job.fact(Key::kGlobalBatchSize);
+    const Fact* mbs_fact = job.fact(Key::kMicroBatchSize);
+    if (!gbs_fact->location.in_file() || !mbs_fact->location.in_file()) return;
+    Finding f;
+    f.location = gbs_fact->location;
+    f.message = fmt::format(
+        "global_batch_size={} is not a multiple of micro_batch_size={}, so no data-parallel size makes "
+        "it a multiple of micro_batch_size·DP; the microbatch calculator asserts \"global batch size ({}) is "
+        "not divisible by micro batch size ({}) times data parallel size (DP)\" whatever the world size",
+        gbs, mbs, gbs, mbs);
+    std::vector<std::int64_t> near;
+    if (gbs / mbs > 0) near.push_back(gbs / mbs * mbs);
+    near.push_back((gbs / mbs + 1) * mbs);
+    f.help = fmt::format("use a global batch size that is a multiple of {} ({}) and of micro_batch_size·DP",
+                         mbs, join_numbers(near, " or "));
+    f.related.push_back({mbs_fact->location, fmt::format("micro_batch_size={} set here", mbs)});
+    out.push_back(std::move(f));
+  }
+
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
     // A framework that builds Megatron itself may check the batch first, its own way (its adapter says).
@@ -141,7 +168,7 @@ class BatchDivisibility final : public Rule {
     if (gbs && slime_step_batch(job, *gbs, out)) return;
     if (!gbs || !mbs || *mbs <= 0) return;
     auto dp = job.data_parallel();
-    if (!dp || *dp <= 0) return;
+    if (!dp || *dp <= 0) return micro_batch_only(job, *gbs, *mbs, own.has_value(), out);
     std::int64_t unit = *mbs * *dp;
     if (*gbs % unit == 0 && *gbs >= unit) return;
     const Fact* gbs_fact = job.fact(Key::kGlobalBatchSize);
