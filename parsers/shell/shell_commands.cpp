@@ -14,6 +14,10 @@
 namespace parlint::shell {
 
 void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, Redirects redirects) {
+  // A call of one of the script's functions runs its body here.
+  if (!functions_.empty())
+    if (TSNode name = by_field<"name">(n); !ts_node_is_null(name))
+      if (call_function(text_of(name, src), src, env, ctx)) return;
   std::vector<ShellText> words;
   Env overlay;
   bool skip_arguments = launches_nothing(n, src);

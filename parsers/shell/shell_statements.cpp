@@ -65,9 +65,16 @@ void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int 
   }
   if (type == "function_definition") {
     TSNode body = by_field<"body">(n);
+    TSNode name = by_field<"name">(n);
+    if (ts_node_is_null(body)) return;
+    if (!ts_node_is_null(name)) {
+      // Read where it is called (or at the end, if never).
+      functions_[text_of(name, src)] = ShellFunction{body, &src, env, 0};
+      return;
+    }
     Env local = env;
     Context inner = ctx;
-    if (!ts_node_is_null(body)) walk(body, src, local, inner, depth + 1);
+    walk(body, src, local, inner, depth + 1);
     return;
   }
   if (type == "subshell") {
@@ -78,6 +85,53 @@ void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int 
       type == "pipeline" || type == "negated_command")
     return walk_children(n, src, env, ctx, depth);
   // test_command, arithmetic statements and the rest launch nothing.
+}
+
+bool ShellParser::call_function(const std::string& name, const Source& src, Env& env, Context& ctx) {
+  auto it = functions_.find(name);
+  if (it == functions_.end() || it->second.src != &src || running_functions_.count(name)) return false;
+  ShellFunction& fn = it->second;
+  if (++fn.calls > kMaxCallsPerFunction) return true;
+  // `local` and `declare` names stay the function's: they get their values back after it.
+  std::set<std::string> locals;
+  std::vector<TSNode> stack{fn.body};
+  for (std::size_t steps = 0; !stack.empty() && steps < 4096; ++steps) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (node_type(n) == "function_definition") continue;
+    if (node_type(n) == "declaration_command") {
+      std::string_view t = std::string_view(src.text).substr(ts_node_start_byte(n), 8);
+      if (t.starts_with("local") || t.starts_with("declare") || t.starts_with("typeset"))
+        assigned_names(n, src, locals, 0);
+      continue;
+    }
+    for (TSNode c : NamedChildren(n)) stack.push_back(c);
+  }
+  Env before = env;
+  running_functions_.insert(name);
+  Context inner = ctx;
+  walk(fn.body, src, env, inner, 1);
+  running_functions_.erase(name);
+  for (const auto& local : locals) {
+    if (const auto* old = before.slot(local))
+      env.share(local, *old);
+    else if (env.find(local))
+      env.erase(local);
+  }
+  return true;
+}
+
+void ShellParser::walk_uncalled_functions(const Source& src, Context& ctx) {
+  for (auto& [name, fn] : functions_) {
+    if (fn.src != &src || fn.calls > 0) continue;
+    fn.calls = 1;
+    Env local = fn.defined_in;
+    Context inner = ctx;
+    running_functions_.insert(name);
+    walk(fn.body, src, local, inner, 1);
+    running_functions_.erase(name);
+  }
+  std::erase_if(functions_, [&](const auto& f) { return f.second.src == &src; });
 }
 
 std::string ShellParser::text_of(TSNode n, const Source& src) const {
