@@ -13,7 +13,8 @@ constexpr RuleInfo kInfo{"PL109", "broken-continuation", Severity::kWarning,
 
 ## What it does
 Reports a line that seems to continue the command (it ends in a backslash) but does not, because blanks
-or a comment follow the backslash, when the next line then starts with a flag.
+or a comment follow the backslash, when the next line then starts with a flag or a Hydra override
+(`policy.megatron_cfg.pipeline_model_parallel_size=2`, `+key=value`, `~key`).
 
 ## Why
 A backslash continues a command only when it is the last character of the line. `\ ` followed by more
@@ -56,9 +57,9 @@ class BrokenContinuation final : public Rule {
       f.location = {file.path, note.range};
       f.message = fmt::format(
           "the backslash is followed by blanks or a comment, so it does not continue the line: bash ends the "
-          "command here and runs line {} (`{} ...`) as a command of its own; its flags never reach the "
+          "command here and runs line {} (`{} ...`) as a command of its own; its {} never reach the "
           "launch",
-          note.other_line, note.text);
+          note.other_line, note.text, note.text.starts_with("-") ? "flags" : "overrides");
       f.help =
           "end the line with the backslash itself: remove what follows it and put the comment on a line "
           "of its own";

@@ -43,8 +43,8 @@ std::uint32_t line_start(std::string_view text, std::uint32_t at) {
   return at;
 }
 
-// A command named like a flag (--num-layers) whose previous line ends in "\ " or "\ # note": bash ended
-// the command there.
+// A command named like a flag (--num-layers) or a Hydra override (model.x=4) whose previous line ends in
+// "\ " or "\ # note": bash ended the command there.
 void cut_commands(TSNode n, std::string_view text, int depth, std::vector<ScriptFormFinding>& out) {
   if (depth > kMaxDepth || out.size() >= kMaxNotes) return;
   for (TSNode c : NamedChildren(n)) {
@@ -54,7 +54,11 @@ void cut_commands(TSNode n, std::string_view text, int depth, std::vector<Script
       std::string_view word = ts_node_is_null(name) ? std::string_view{} : node_text(name, text);
       std::uint32_t start = ts_node_start_byte(c);
       std::uint32_t line = line_start(text, start);
-      if (word.starts_with("-") && line > 0) {
+      // A flag (--num-layers) or a Hydra override (policy.x=4, +key=v, ~key), which bash runs as a command.
+      std::string_view key = word.substr(0, word.find('='));
+      const bool override_word = word.find('=') != std::string_view::npos &&
+                                 (key.find('.') != std::string_view::npos || key.starts_with("+"));
+      if ((word.starts_with("-") || override_word || word.starts_with("~")) && line > 0) {
         std::uint32_t prev_end = line - 1;  // the newline ending the previous line
         std::uint32_t prev = line_start(text, prev_end);
         std::string_view previous = text.substr(prev, prev_end - prev);
