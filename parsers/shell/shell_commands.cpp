@@ -418,7 +418,7 @@ void ShellParser::read_command(std::vector<ShellText>& w, std::size_t i, const R
 }
 
 void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env, Context& ctx) {
-  if (i + 1 >= w.size() || ctx.nesting >= kMaxNesting) return;
+  if (i + 1 >= w.size()) return;
   namespace fs = std::filesystem;
   std::string arg = w[i + 1].text;
   // What the file exports is unknown once it cannot be read; a virtual or conda environment's
@@ -434,6 +434,7 @@ void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env
     if (at.range.valid()) shown += " (line " + std::to_string(at.range.start.line) + ")";
     if (!ctx.unread_source) ctx.unread_source = shown;
   };
+  if (ctx.nesting >= kMaxNesting) return unread();  // a chain deeper than parlint follows
   if (w[i + 1].unknown() || arg.find(kUnknownByte) != std::string::npos) {
     // source "${SCRIPT_DIR}/${VARIANT}/params.sh": the one file on disk that fits, if there is one.
     auto found = resolve_sourced_path(arg, kUnknownByte, fs::path(files_[0].path).parent_path().string());

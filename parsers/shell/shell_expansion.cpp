@@ -356,7 +356,10 @@ ShellText ShellParser::expand_value(TSNode n, const Source& src, Env& env, Conte
     return v;
   }
   if (slurm) return *slurm;
-  out.add_unknown("$" + name + " is not set in this script");
+  // A sourced file parlint could not read may set it: say so, not only "not set".
+  out.add_unknown(
+      "$" + name + " is not set in this script" +
+      (ctx.unread_source ? "; " + *ctx.unread_source + ", sourced but not read, may set it" : ""));
   return out;
 }
 
@@ -417,7 +420,9 @@ std::optional<std::int64_t> ShellParser::arith(TSNode n, const Source& src, Env&
         auto s =
             text_of(n, src).starts_with("SLURM_") ? slurm_variable(text_of(n, src), ctx, weak) : std::nullopt;
         if (!s) {
-          reason = text_of(n, src) + " is not set in this script";
+          reason =
+              text_of(n, src) + " is not set in this script" +
+              (ctx.unread_source ? "; " + *ctx.unread_source + ", sourced but not read, may set it" : "");
           return std::nullopt;
         }
         v = *s;
