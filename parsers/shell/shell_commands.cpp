@@ -116,6 +116,8 @@ bool ShellParser::launches_nothing(TSNode command, const Source& src) const {
                         ts_node_end_byte(word) - ts_node_start_byte(word));
   if (text.find_first_of("$\\\"'`=") != std::string_view::npos || handled_command(basename(text)))
     return false;
+  // A script or program by path (./bind.sh, /opt/bin/wrap) may run the launch its arguments hold.
+  if (text.ends_with(".sh") || text.find('/') != std::string_view::npos) return false;
   std::string_view all(src.text.data() + ts_node_start_byte(command),
                        ts_node_end_byte(command) - ts_node_start_byte(command));
   if (all.find('`') != std::string_view::npos || all.find("$(") != std::string_view::npos ||
@@ -181,6 +183,18 @@ void ShellParser::handle_words(std::vector<ShellText>& w, std::size_t i, const L
   if (auto it = command_table().find(name); it != command_table().end()) return (this->*(it->second))(c);
   if (is_python(name)) return python(w, i + 1, where, env, overlay, ctx);
   if (const RankLauncher* launcher = adapters_.rank_launcher(name)) return framework_launcher(c, *launcher);
+  // A wrapper script of the user's (./bind.sh ${LOCAL_RANK} ${APP}, ${launch_with_binding} $APP): it runs
+  // the launch its arguments hold — torchrun, or python with a script or -m — which is still that launch.
+  const bool wrapper =
+      w[i].unknown() || w[i].text.ends_with(".sh") || w[i].text.find('/') != std::string::npos;
+  if (!wrapper) return;
+  for (std::size_t k = i + 1; k + 1 < w.size(); ++k) {
+    std::string_view b = basename(w[k].text);
+    if (w[k].unknown() || b.find(' ') != std::string_view::npos) continue;
+    const std::string& next = w[k + 1].text;
+    if (b == "torchrun" || (is_python(b) && (next.ends_with(".py") || next == "-m" || next == "-u")))
+      return run_rest(c, k, ctx);
+  }
 }
 
 // ray job submit [options] -- command: Ray runs the command as the job's driver, which starts its

@@ -272,6 +272,8 @@ class ShellParser {
   std::optional<bool> constant_test(TSNode test, const Source& src, Env& env, Context& ctx);
   // Walks the one branch constants decide, if they decide one; false when every branch may run.
   bool take_constant_branch(TSNode n, const Source& src, Env& env, Context& ctx, int depth);
+  bool is_exit(TSNode statement, const Source& src) const;
+  bool clause_exits(TSNode clause, const Source& src, bool skip_test) const;
   void assigned_names(TSNode n, const Source& src, std::set<std::string>& out, int depth) const;
 
   // `fallthrough`: when an if with no elif or else runs no branch ("the if at line 3 (...) is false"), for

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "parsers/shell/sbatch_submissions.h"
 #include "parsers/shell/shell_option_merge.h"
@@ -182,6 +183,8 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   NamedChildren children(n);
   std::string condition;
   std::vector<TSNode> test_nodes;  // every test of an if and its elifs: the variables they read
+  std::vector<bool> exits;         // per branch of `results`: it ends the script (echo ...; exit 1)
+  bool then_exits = false;
   for (TSNode c : children) {
     const char* field = children.field_name();
     std::string_view ct = node_type(c);
@@ -199,10 +202,12 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
         walk_clause(c, src, branch, ctx, depth);
         results.push_back(std::move(branch));
         heads.push_back(c);
+        exits.push_back(clause_exits(c, src, ct == "elif_clause"));
         if (ct == "else_clause") has_default = true;
         continue;
       }
       any_then = true;
+      then_exits = then_exits || is_exit(c, src);
       walk(c, src, then_env, ctx, depth + 1);
     } else if (ct == "case_item") {
       Env branch = env;
@@ -211,15 +216,33 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
       walk_clause(c, src, branch, ctx, depth);
       results.push_back(std::move(branch));
       heads.push_back(c);
+      exits.push_back(clause_exits(c, src, false));
     }
   }
   if (type == "if_statement") {
     results.insert(results.begin(), any_then ? std::move(then_env) : Env(env));
     heads.insert(heads.begin(), n);
+    exits.insert(exits.begin(), then_exits);
   }
   if (!has_default) {
     results.push_back(env);
     heads.push_back(TSNode{});
+    exits.push_back(false);
+  }
+  // A branch that exits (else echo "unknown mode"; exit 1) never reaches what follows: the values after
+  // the statement are the other branches'.
+  if (std::count(exits.begin(), exits.end(), true) > 0 && std::count(exits.begin(), exits.end(), false) > 0) {
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      if (exits[k]) continue;
+      if (kept != k) {
+        results[kept] = std::move(results[k]);
+        heads[kept] = heads[k];
+      }
+      ++kept;
+    }
+    results.resize(kept);
+    heads.resize(kept);
   }
   then_env = Env();  // it shares the variables: the merge may change them in place once no branch holds them
   Location where = node_location(n, src);
@@ -488,6 +511,25 @@ std::optional<bool> ShellParser::constant_test(TSNode test, const Source& src, E
       r->find_first_of("*?[") != std::string::npos)
     equal = fnmatch(r->c_str(), l->c_str(), 0) == 0;
   return o == "!=" ? !equal : equal;
+}
+
+bool ShellParser::is_exit(TSNode statement, const Source& src) const {
+  if (node_type(statement) != "command") return false;
+  TSNode name = by_field<"name">(statement);
+  return !ts_node_is_null(name) && text_of(name, src) == "exit";
+}
+
+// A branch whose own statements include `exit`: bash leaves the script there.
+bool ShellParser::clause_exits(TSNode clause, const Source& src, bool skip_test) const {
+  NamedChildren children(clause);
+  bool first = true;
+  for (TSNode c : children) {
+    const char* field = children.field_name();
+    if (field && (std::string_view(field) == "value" || std::string_view(field) == "condition")) continue;
+    if (std::exchange(first, false) && skip_test) continue;
+    if (is_exit(c, src)) return true;
+  }
+  return false;
 }
 
 std::optional<TSNode> ShellParser::constant_case_arm(TSNode n, const Source& src, Env& env, Context& ctx) {
