@@ -106,10 +106,28 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
 
   std::string_view name = trim_whitespace(expr.substr(0, colon));
   std::string_view args_text = expr.substr(colon + 1);
-  if (name == "oc.env")
-    return {Value::unknown("read from environment variable " +
-                           std::string(trim_whitespace(split_args(args_text)[0])) + " at run time"),
-            {}};
+  // ${oc.env:TP,8}, ${env:TP,8} (OmegaConf before 2.1) and ${TP:8} (Primus's ${PRIMUS_TP:8}): the
+  // environment's value, else the default. Without a default the value is the environment's alone.
+  if (name == "oc.env" || name == "env" || is_shell_style_name(name)) {
+    auto args = split_args(args_text);
+    std::string variable(trim_whitespace(name == "oc.env" || name == "env" ? args[0] : name));
+    std::optional<std::string_view> fallback;
+    if (name == "oc.env" || name == "env") {
+      if (args.size() > 1) fallback = args[1];
+    } else {
+      fallback = args_text;
+    }
+    if (!fallback) return {Value::unknown("read from environment variable " + variable + " at run time"), {}};
+    InterpolationResult d = resolve_depth(*fallback, at, depth + 1);
+    if (d.value.is_unknown() || d.value.kind() == Value::Kind::kNull) {
+      d.value = Value::unknown("read from environment variable " + variable + " at run time");
+      return d;
+    }
+    d.weak_note = "with the default " + variable + "=" + d.value.to_string() + " of ${" + std::string(name) +
+                  ":" + std::string(trim_whitespace(args_text)) + "}, unless the environment sets " +
+                  variable;
+    return d;
+  }
   static constexpr std::string_view kArithmetic[] = {
       "multiply", "add", "subtract", "divide_floor", "divide_ceil", "floor_divide", "sum"};
   if (std::find(std::begin(kArithmetic), std::end(kArithmetic), name) == std::end(kArithmetic))

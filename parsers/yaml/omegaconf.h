@@ -16,6 +16,9 @@ namespace parlint {
 struct InterpolationResult {
   Value value;
   std::vector<Location> via;  // where the referenced values were written
+  // The value is an environment variable's default (${oc.env:TP,8}): what runs when the variable is
+  // unset, a fallback the launch's environment overrides (DESIGN "Weak values").
+  std::string weak_note = {};
 };
 
 class OmegaConfResolver {

@@ -416,6 +416,10 @@ class DocumentExtractor {
     if (!OmegaConfResolver::has_interpolation(raw)) return scalar_value(raw, quoted);
     InterpolationResult r = resolver.resolve(raw, fact.spelling);
     for (const Location& via : r.via) fact.written_at.push_back({via, "value written here"});
+    if (!r.weak_note.empty()) {
+      fact.weak = true;
+      fact.weak_note = std::move(r.weak_note);
+    }
     return r.value;
   }
 

@@ -111,6 +111,24 @@ TEST(YamlParser, ResolversAndUnknowns) {
   EXPECT_TRUE(find_fact(job, Key::kExpertModelParallelSize)->value.is_unknown());
 }
 
+// An environment variable's default is the value when the variable is unset: a fallback, said so.
+TEST(YamlParser, EnvironmentDefaultsAreWeakValues) {
+  auto pf = parse(
+      "model:\n  tensor_model_parallel_size: ${oc.env:TP,8}\n  pipeline_model_parallel_size: ${env:PP, 2}\n"
+      "  context_parallel_size: ${PRIMUS_CP:4}\n  expert_model_parallel_size: ${oc.env:EP,null}\n"
+      "  num_layers: ${oc.env:LAYERS,${model.base_layers}}\n  base_layers: 30\n");
+  const RawJob& job = pf.jobs[0];
+  const Fact* tp = find_fact(job, Key::kTensorModelParallelSize);
+  EXPECT_EQ(tp->value.as_int(), 8);
+  EXPECT_TRUE(tp->weak);
+  EXPECT_NE(tp->weak_note.find("unless the environment sets TP"), std::string::npos);
+  EXPECT_EQ(find_fact(job, Key::kPipelineModelParallelSize)->value.as_int(), 2);
+  EXPECT_EQ(find_fact(job, Key::kContextParallelSize)->value.as_int(), 4);
+  EXPECT_TRUE(find_fact(job, Key::kContextParallelSize)->weak);
+  EXPECT_TRUE(find_fact(job, Key::kExpertModelParallelSize)->value.is_unknown());  // null default
+  EXPECT_EQ(find_fact(job, Key::kNumLayers)->value.as_int(), 30);
+}
+
 TEST(YamlParser, CyclicInterpolationIsUnknownNotAHang) {
   auto pf = parse(
       "a: ${b}\nb: ${a}\nmodel:\n  tensor_model_parallel_size: ${a}\n  num_layers: ${model.num_layers}\n");
