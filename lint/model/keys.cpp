@@ -182,6 +182,13 @@ std::vector<std::string> megatron_flags_for(Key key) {
   return out;
 }
 
+std::optional<KeyMatch> match_setting_name(std::string_view leaf) {
+  if (auto key = key_from_name(leaf)) return KeyMatch{*key};
+  for (const auto& a : kConfigAliases)
+    if (a.spelling == leaf) return KeyMatch{a.key, 1, a.inverted};
+  return std::nullopt;
+}
+
 std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
   if (path.empty()) return std::nullopt;
   // NeMo-Framework-Launcher packages (`training.model.x`) and Bridge dumps rooted at ConfigContainer.

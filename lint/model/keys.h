@@ -162,6 +162,10 @@ struct KeyMatch {
   bool inverted = false;
 };
 
+// A setting's name as a config key, its canonical name or a known alias (decoder_last_pipeline_num_layers,
+// untie_embeddings_and_output_weights, inverted): whatever section it sits in.
+std::optional<KeyMatch> match_setting_name(std::string_view leaf);
+
 // The command-line flags that set `key` directly (not inverted ones such as --disable-bias-linear), the
 // dashed canonical name first when it is one: --sequence-parallel; --num-moe-experts, --num-experts.
 std::vector<std::string> megatron_flags_for(Key key);

@@ -342,7 +342,7 @@ class DocumentExtractor {
       const std::vector<std::string>& path = *read_paths_[i];  // as the framework reads it
       auto match = match_config_path(path);
       if (!match && quiet[i]) continue;
-      if (!match && path.size() > 1 && key_from_name(path.back()) && !in_bookkeeping_section(path))
+      if (!match && path.size() > 1 && match_setting_name(path.back()) && !in_bookkeeping_section(path))
         unplaced.push_back(i);
       if (!match) {
         // Lookalikes of settings (PL801 decides which): Megatron flags as keys, and keys in sections.
@@ -370,8 +370,10 @@ class DocumentExtractor {
     // A setting's name under a prefix no reader knows (modules.pre_trainer.overrides.
     // tensor_model_parallel_size, actor.model.sequence_parallel): its value is whatever the program that
     // reads it makes of it, not the default.
+    read_layout_blocks(unplaced, resolver, claimed, job);
+    const bool placed_nothing = job.facts.empty();
     for (std::size_t i : unplaced) {
-      Key key = *key_from_name(read_paths_[i]->back());
+      Key key = match_setting_name(read_paths_[i]->back())->key;
       bool have =
           std::any_of(job.facts.begin(), job.facts.end(), [&](const Fact& f) { return f.key == key; });
       if (have) continue;
@@ -384,8 +386,15 @@ class DocumentExtractor {
       f.value = Value::unknown("written where parlint does not read it as a setting");
       job.facts.push_back(std::move(f));
     }
+    // Everything the document sets is in its layout blocks: the blocks are its jobs.
+    if (!blocks_.empty() && placed_nothing && !claimed) drop_document_job_ = true;
     return job;
   }
+
+  // The layout blocks found by extract(): mappings at a path no reader places that hold a layout.
+  std::vector<RawJob>& layout_blocks() { return blocks_; }
+  // Whether the document's own job adds nothing to its layout blocks.
+  bool only_blocks() const { return drop_document_job_; }
 
  private:
   std::optional<OmegaConfResolver::Target> lookup(std::string_view dotted) const {
@@ -423,6 +432,105 @@ class DocumentExtractor {
     return r.value;
   }
 
+  // A mapping at a path no reader places (modules.pre_trainer.overrides, actor.model,
+  // strategy_args.strategy_config) that holds two or more of Megatron-Core's layout settings is a layout
+  // of its own, named by its path: the checks that need only the block run on it. What the block leaves
+  // out is the program's, unknown; what it writes is read as Megatron-Core reads it, by a program parlint
+  // does not know, so a finding at it is at most a warning that names the block.
+  void read_layout_blocks(const std::vector<std::size_t>& unplaced, OmegaConfResolver& resolver, bool claimed,
+                          const RawJob& document) {
+    in_block_.assign(entries_.size(), false);
+    if (claimed || unplaced.empty()) return;
+    std::map<std::vector<std::string>, std::vector<std::size_t>> by_parent;
+    for (std::size_t i : unplaced) {
+      std::vector<std::string> parent(read_paths_[i]->begin(), read_paths_[i]->end() - 1);
+      by_parent[std::move(parent)].push_back(i);
+    }
+    for (const auto& [parent, members] : by_parent) {
+      std::set<Key> keys, sizes;
+      for (std::size_t i : members) {
+        Key k = match_setting_name(read_paths_[i]->back())->key;
+        keys.insert(k);
+        if (k == Key::kTensorModelParallelSize || k == Key::kPipelineModelParallelSize ||
+            k == Key::kContextParallelSize || k == Key::kExpertModelParallelSize ||
+            k == Key::kExpertTensorParallelSize || k == Key::kVirtualPipelineModelParallelSize)
+          sizes.insert(k);
+      }
+      const bool layout = !sizes.empty() && (sizes.size() + keys.count(Key::kSequenceParallel) +
+                                             keys.count(Key::kNumLayers)) >= 2;
+      if (!layout || blocks_.size() >= kMaxLayoutBlocks) continue;
+      const std::string name = join(parent);
+      RawJob block;
+      block.range = entries_[members.front()].location.range;
+      block.framework = Framework::kUnknown;
+      block.description = "layout block " + name;
+      block.model = document.model;
+      SettingList settings;
+      for (std::size_t i : members) {
+        const Entry& e = entries_[i];
+        Fact fact;
+        const KeyMatch match = *match_setting_name(read_paths_[i]->back());
+        fact.key = match.key;
+        fact.location = e.location;
+        fact.origin = Origin::kYaml;
+        fact.spelling = join(*read_paths_[i]);
+        fact.value = typed_value(node_value(e, resolver, fact), key_type(fact.key), match.inverted);
+        if (!fact.weak) {
+          fact.weak = true;
+          fact.weak_note = "read as the layout block " + name + ", whose program parlint does not know";
+        }
+        settings.add(std::move(fact), SettingList::Source::kWritten);
+        in_block_[i] = true;
+      }
+      block.conflicts = settings.take_conflicts();
+      block.facts = settings.take_facts();
+      // The parallel sizes and model dimensions the block leaves out are its program's (the model may come
+      // from a file it names): unknown. The pipeline split's own switches keep Megatron-Core's defaults.
+      for (Key k : {Key::kTensorModelParallelSize,
+                    Key::kPipelineModelParallelSize,
+                    Key::kContextParallelSize,
+                    Key::kExpertModelParallelSize,
+                    Key::kExpertTensorParallelSize,
+                    Key::kVirtualPipelineModelParallelSize,
+                    Key::kSequenceParallel,
+                    Key::kNumLayers,
+                    Key::kHiddenSize,
+                    Key::kFfnHiddenSize,
+                    Key::kNumAttentionHeads,
+                    Key::kNumQueryGroups,
+                    Key::kKvChannels,
+                    Key::kNumMoeExperts,
+                    Key::kMoeRouterTopk,
+                    Key::kMoeFfnHiddenSize,
+                    Key::kVocabSize,
+                    Key::kSeqLength,
+                    Key::kGlobalBatchSize,
+                    Key::kMicroBatchSize,
+                    Key::kHybridLayerPattern,
+                    Key::kMtpNumLayers,
+                    Key::kUseDistributedOptimizer}) {
+        if (keys.count(k)) continue;
+        Fact f;
+        f.key = k;
+        f.origin = Origin::kYaml;
+        f.priority = 0;
+        f.value = Value::unknown("set by the program that reads " + name + " (not known to parlint)");
+        block.facts.push_back(std::move(f));
+      }
+      // Frameworks that drive Megatron-Core often turn SP off at TP 1 themselves: not said of a program
+      // parlint does not know.
+      block.driver_traits.turns_sp_off_at_tp1 = true;
+      block.notes.push_back(name +
+                            " holds layout settings at a place no reader of parlint knows: read as a layout "
+                            "of its own; what it leaves out is unknown");
+      blocks_.push_back(std::move(block));
+    }
+  }
+
+  static constexpr std::size_t kMaxLayoutBlocks = 64;
+  std::vector<RawJob> blocks_;
+  std::vector<bool> in_block_;
+  bool drop_document_job_ = false;
   std::vector<Entry>& entries_;
   const DocumentAdapters& adapters_;
   std::unordered_map<std::string, std::size_t> by_path_;
@@ -554,7 +662,9 @@ void read_document(std::vector<Entry>& entries, const DocumentAdapters& adapters
   std::vector<std::string> flag_sections = flag_sections_of(entries, is_flag_section);
   if (flag_sections.size() <= 1) {
     DocumentExtractor extractor(entries, adapters);
-    if (auto job = extractor.extract(range, &keys)) out.jobs.push_back(std::move(*job));
+    auto job = extractor.extract(range, &keys);
+    if (job && !extractor.only_blocks()) out.jobs.push_back(std::move(*job));
+    for (RawJob& block : extractor.layout_blocks()) out.jobs.push_back(std::move(block));
     return;
   }
   read_flag_sections(entries, flag_sections, is_flag_section, range, adapters, out);
