@@ -204,19 +204,20 @@ class ShellParser {
   std::vector<UnreadAssignment> unread_assignments_;  // of the source being walked, by offset
   std::optional<SourcePosition> bash_stops_at_;       // the script's own syntax error: nothing after it runs
   // Shell functions of the source being walked: their bodies run where they are called, on the caller's
-  // variables (`setup() { TP=32; }; setup`); one never called is read on its own once the source is done.
+  // variables (`setup() { TP=32; }; setup`); one never called is read on its own, on a copy of the
+  // variables as the source leaves them.
   struct ShellFunction {
     TSNode body;
     const Source* src;
-    Env defined_in;  // the variables where it was defined, for a function never called
     int calls = 0;
+    std::optional<std::set<std::string>> locals;  // its local / declare names, found at its first call
   };
   std::map<std::string, ShellFunction> functions_;
   std::set<std::string> running_functions_;       // a function that calls itself is not followed
   static constexpr int kMaxCallsPerFunction = 8;  // past it, a call changes nothing parlint reads
   // Runs a function called by name; false when `name` is no function of this source to follow.
   bool call_function(const std::string& name, const Source& src, Env& env, Context& ctx);
-  void walk_uncalled_functions(const Source& src, Context& ctx);
+  void walk_uncalled_functions(const Source& src, const Env& env, Context& ctx);
   // The arms a `case` on a constant took, with the note that says so: a word written inside one is a
   // value chosen among the arms' (RelatedLocation::choice). Bounded: past it, no more are noted.
   struct ChosenArm {

@@ -258,7 +258,7 @@ void ShellParser::parse_and_walk(const Source& src, Env& env, Context& ctx, bool
   auto saved = std::exchange(unread_assignments_, std::move(unread));
   auto saved_next = std::exchange(next_unread_, 0);
   walk_children(root, src, env, ctx, 0);
-  walk_uncalled_functions(src, ctx);
+  walk_uncalled_functions(src, env, ctx);
   apply_unread_assignments(UINT32_MAX, env);
   unread_assignments_ = std::move(saved);
   next_unread_ = saved_next;

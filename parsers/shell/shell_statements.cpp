@@ -70,7 +70,7 @@ void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int 
     if (ts_node_is_null(body)) return;
     if (!ts_node_is_null(name)) {
       // Read where it is called (or at the end, if never).
-      functions_[text_of(name, src)] = ShellFunction{body, &src, env, 0};
+      functions_[text_of(name, src)] = ShellFunction{body, &src, 0, std::nullopt};
       return;
     }
     Env local = env;
@@ -94,39 +94,45 @@ bool ShellParser::call_function(const std::string& name, const Source& src, Env&
   ShellFunction& fn = it->second;
   if (++fn.calls > kMaxCallsPerFunction) return true;
   // `local` and `declare` names stay the function's: they get their values back after it.
-  std::set<std::string> locals;
-  std::vector<TSNode> stack{fn.body};
-  for (std::size_t steps = 0; !stack.empty() && steps < 4096; ++steps) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    if (node_type(n) == "function_definition") continue;
-    if (node_type(n) == "declaration_command") {
+  if (!fn.locals) {
+    fn.locals.emplace();
+    std::string_view body = std::string_view(src.text).substr(
+        ts_node_start_byte(fn.body), ts_node_end_byte(fn.body) - ts_node_start_byte(fn.body));
+    const bool declares = body.find("local") != std::string_view::npos ||
+                          body.find("declare") != std::string_view::npos ||
+                          body.find("typeset") != std::string_view::npos;
+    // Declared at the body's top level, where functions declare them.
+    for (TSNode n : NamedChildren(fn.body)) {
+      if (!declares || node_type(n) != "declaration_command") continue;
       std::string_view t = std::string_view(src.text).substr(ts_node_start_byte(n), 8);
       if (t.starts_with("local") || t.starts_with("declare") || t.starts_with("typeset"))
-        assigned_names(n, src, locals, 0);
-      continue;
+        assigned_names(n, src, *fn.locals, 0);
     }
-    for (TSNode c : NamedChildren(n)) stack.push_back(c);
   }
-  Env before = env;
+  // The caller's values of the function's local names, given back after it (no copy of the variables).
+  std::vector<std::pair<std::string, std::shared_ptr<Var>>> saved;
+  for (const auto& local : *fn.locals) {
+    const auto* slot = env.slot(local);
+    saved.emplace_back(local, slot ? *slot : nullptr);
+  }
   running_functions_.insert(name);
   Context inner = ctx;
   walk(fn.body, src, env, inner, 1);
   running_functions_.erase(name);
-  for (const auto& local : locals) {
-    if (const auto* old = before.slot(local))
-      env.share(local, *old);
+  for (auto& [local, value] : saved) {
+    if (value)
+      env.share(local, value);
     else if (env.find(local))
       env.erase(local);
   }
   return true;
 }
 
-void ShellParser::walk_uncalled_functions(const Source& src, Context& ctx) {
+void ShellParser::walk_uncalled_functions(const Source& src, const Env& env, Context& ctx) {
   for (auto& [name, fn] : functions_) {
     if (fn.src != &src || fn.calls > 0) continue;
     fn.calls = 1;
-    Env local = fn.defined_in;
+    Env local = env;
     Context inner = ctx;
     running_functions_.insert(name);
     walk(fn.body, src, local, inner, 1);
@@ -519,17 +525,11 @@ bool ShellParser::is_exit(TSNode statement, const Source& src) const {
   return !ts_node_is_null(name) && text_of(name, src) == "exit";
 }
 
-// A branch whose own statements include `exit`: bash leaves the script there.
+// A branch whose last statement is `exit`: bash leaves the script there.
 bool ShellParser::clause_exits(TSNode clause, const Source& src, bool skip_test) const {
-  NamedChildren children(clause);
-  bool first = true;
-  for (TSNode c : children) {
-    const char* field = children.field_name();
-    if (field && (std::string_view(field) == "value" || std::string_view(field) == "condition")) continue;
-    if (std::exchange(first, false) && skip_test) continue;
-    if (is_exit(c, src)) return true;
-  }
-  return false;
+  const std::uint32_t count = ts_node_named_child_count(clause);
+  if (count == 0 || (skip_test && count == 1)) return false;
+  return is_exit(ts_node_named_child(clause, count - 1), src);
 }
 
 std::optional<TSNode> ShellParser::constant_case_arm(TSNode n, const Source& src, Env& env, Context& ctx) {
