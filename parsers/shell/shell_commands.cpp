@@ -481,7 +481,11 @@ void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env
     inner.source_stack.push_back(key);
     TsTree tree(ts_parser_parse_string(thread_bash_parser(), nullptr, s.text.data(),
                                        static_cast<std::uint32_t>(s.text.size())));
-    if (tree) walk_children(ts_tree_root_node(tree.get()), s, env, inner, 0);  // assignments flow back
+    if (tree) {
+      walk_children(ts_tree_root_node(tree.get()), s, env, inner, 0);  // assignments flow back
+      // Its functions live as long as its tree: the ones it never called are read now.
+      walk_uncalled_functions(s, env, inner);
+    }
     ctx.all_export = inner.all_export;
     if (inner.unread_source && !ctx.unread_source) ctx.unread_source = inner.unread_source;
     return;
