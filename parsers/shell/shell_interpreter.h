@@ -286,6 +286,7 @@ class ShellParser {
   static bool tests_script_arguments(std::string_view tests, Env& env);
   static std::string unset_in_tests(std::string_view tests, Env& env);
   static bool expands_only_set_variables(std::string_view text, Env& env);
+  static std::string_view expansion_name(std::string_view text, std::size_t dollar);
 
   static void keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
                                  const std::vector<std::string>& labels);

@@ -300,17 +300,32 @@ void ShellParser::branches(TSNode n, const Source& src, Env& env, Context& ctx, 
   merge_branches(env, std::move(results), where, fallthrough, labels, tests);
 }
 
+// The name an expansion at `dollar` reads: a variable's name ($TP, ${TP:-1}), one character for a special
+// or positional parameter ($1, $@, $#), or empty for anything else ($(...), $((...)), a lone $).
+std::string_view ShellParser::expansion_name(std::string_view text, std::size_t dollar) {
+  std::size_t at = dollar + 1 + (dollar + 1 < text.size() && text[dollar + 1] == '{');
+  if (at >= text.size()) return {};
+  const char c = text[at];
+  if (std::isdigit(static_cast<unsigned char>(c)) ||
+      std::string_view("@*#?$!-").find(c) != std::string_view::npos)
+    return text.substr(at, 1);
+  if (!std::isalpha(static_cast<unsigned char>(c)) && c != '_') return {};
+  std::size_t end = at;
+  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+    ++end;
+  return text.substr(at, end - at);
+}
+
+static bool is_variable_name(std::string_view name) {
+  return !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+}
+
 // ", as when $NODES is empty (it is not set in this script)" for the first variable the tests read that
 // the script never sets; "" when every one is set.
 std::string ShellParser::unset_in_tests(std::string_view tests, Env& env) {
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (auto pos = tests.find('$'); pos != std::string_view::npos; pos = tests.find('$', pos + 1)) {
-    std::size_t at = pos + 1 + (pos + 1 < tests.size() && tests[pos + 1] == '{');
-    std::size_t end = at;
-    while (end < tests.size() && ident(tests[end])) ++end;
-    if (end == at || std::isdigit(static_cast<unsigned char>(tests[at]))) continue;
-    std::string name(tests.substr(at, end - at));
-    if (!env.find(name) && !name.starts_with("SLURM_"))
+    std::string name(expansion_name(tests, pos));
+    if (is_variable_name(name) && !env.find(name) && !name.starts_with("SLURM_"))
       return ", as when $" + name + " is empty (it is not set in this script)";
   }
   return {};
@@ -320,30 +335,24 @@ std::string ShellParser::unset_in_tests(std::string_view tests, Env& env) {
 // positional argument, nothing from the environment): the cheap test before a branch is decided.
 bool ShellParser::expands_only_set_variables(std::string_view text, Env& env) {
   if (text.find('`') != std::string_view::npos) return false;
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (auto pos = text.find('$'); pos != std::string_view::npos; pos = text.find('$', pos + 1)) {
-    std::size_t at = pos + 1 + (pos + 1 < text.size() && text[pos + 1] == '{');
-    if (at >= text.size() || !(std::isalpha(static_cast<unsigned char>(text[at])) || text[at] == '_'))
-      return false;
-    std::size_t end = at;
-    while (end < text.size() && ident(text[end])) ++end;
-    if (!env.find(std::string(text.substr(at, end - at)))) return false;
+    std::string_view name = expansion_name(text, pos);
+    if (!is_variable_name(name) || !env.find(std::string(name))) return false;
   }
   return true;
 }
 
 // Whether tests read the script's positional arguments ($1, "$@", $#, or a variable holding one).
 bool ShellParser::tests_script_arguments(std::string_view tests, Env& env) {
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (auto pos = tests.find('$'); pos != std::string_view::npos; pos = tests.find('$', pos + 1)) {
-    std::size_t at = pos + 1 + (pos + 1 < tests.size() && tests[pos + 1] == '{');
-    if (at >= tests.size()) break;
-    char c = tests[at];
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '@' || c == '*' || c == '#') return true;
-    std::size_t end = at;
-    while (end < tests.size() && ident(tests[end])) ++end;
-    if (end == at) continue;
-    const Var* v = env.find(std::string(tests.substr(at, end - at)));
+    std::string_view name = expansion_name(tests, pos);
+    if (name.empty()) continue;
+    if (!is_variable_name(name)) {
+      if (std::isdigit(static_cast<unsigned char>(name[0])) || name == "@" || name == "*" || name == "#")
+        return true;
+      continue;
+    }
+    const Var* v = env.find(std::string(name));
     if (v && std::any_of(v->value.unknown_reasons.begin(), v->value.unknown_reasons.end(),
                          [](const std::string& r) { return r.starts_with("a positional argument"); }))
       return true;

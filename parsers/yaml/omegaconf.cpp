@@ -106,7 +106,7 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
 
   std::string_view name = trim_whitespace(expr.substr(0, colon));
   std::string_view args_text = expr.substr(colon + 1);
-  // ${oc.env:TP,8}, ${env:TP,8} (OmegaConf before 2.1) and ${TP:8} (Primus's ${PRIMUS_TP:8}): the
+  // ${oc.env:TP,8}, ${env:TP,8} (OmegaConf before 2.1) and ${TP:8} (a variable's name as the resolver): the
   // environment's value, else the default. Without a default the value is the environment's alone.
   if (name == "oc.env" || name == "env" || is_shell_style_name(name)) {
     auto args = split_args(args_text);

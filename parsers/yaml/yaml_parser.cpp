@@ -447,17 +447,14 @@ class DocumentExtractor {
       by_parent[std::move(parent)].push_back(i);
     }
     for (const auto& [parent, members] : by_parent) {
-      std::set<Key> keys, sizes;
-      for (std::size_t i : members) {
-        Key k = match_setting_name(read_paths_[i]->back())->key;
-        keys.insert(k);
-        if (k == Key::kTensorModelParallelSize || k == Key::kPipelineModelParallelSize ||
-            k == Key::kContextParallelSize || k == Key::kExpertModelParallelSize ||
-            k == Key::kExpertTensorParallelSize || k == Key::kVirtualPipelineModelParallelSize)
-          sizes.insert(k);
-      }
-      const bool layout = !sizes.empty() && (sizes.size() + keys.count(Key::kSequenceParallel) +
-                                             keys.count(Key::kNumLayers)) >= 2;
+      std::set<Key> keys;
+      for (std::size_t i : members) keys.insert(match_setting_name(read_paths_[i]->back())->key);
+      // A parallel size beside another layout setting (SP, another size, or the layer count).
+      const auto layout_keys = std::count_if(
+          keys.begin(), keys.end(), [](Key k) { return is_parallel_layout_key(k) || k == Key::kNumLayers; });
+      const bool layout = layout_keys >= 2 && std::any_of(keys.begin(), keys.end(), [](Key k) {
+                            return is_parallel_layout_key(k) && k != Key::kSequenceParallel;
+                          });
       if (!layout || blocks_.size() >= kMaxLayoutBlocks) continue;
       const std::string name = join(parent);
       RawJob block;
