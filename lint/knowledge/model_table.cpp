@@ -85,7 +85,9 @@ const ModelInfo* find_model_by_checkpoint_name(std::string_view name) {
   for (int round = 0; round < 4 && !n.empty(); ++round) {
     if (const ModelInfo* m = matches(n)) return m;
     bool stripped = false;
-    for (std::string_view suffix : {"-instruct", "-chat", "-base", "-it", "-hf", "-sft"})
+    // A variant's or a conversion's suffix (Qwen3-30B-A3B-to-mcore is Pai-Megatron-Patch's Megatron copy).
+    for (std::string_view suffix :
+         {"-instruct", "-chat", "-base", "-it", "-hf", "-sft", "-to-mcore", "-mcore", "-megatron"})
       if (n.size() > suffix.size() && n.ends_with(suffix)) {
         n.resize(n.size() - suffix.size());
         stripped = true;

@@ -47,6 +47,15 @@ const T* choose_definition(const T* library, const T* benchmark, bool benchmark_
   return benchmark && benchmark_by_own_name ? benchmark : (library ? library : benchmark);
 }
 
+// A key whose value may name a model (a role's checkpoint `models.policy.load=/ckpt/Qwen3-235B-A22B`, a
+// block's `hf_checkpoint`): the model's dimensions are read from it only when the built-in model table
+// knows the name; any other path says nothing.
+struct ModelReference {
+  std::string spelling;  // "models.policy.load"
+  std::string text;      // "/ckpt/Qwen3-235B-A22B"
+  Location location;
+};
+
 // The library recipe a job starts from (Megatron-Bridge's llama3_8b_pretrain_config, NeMo 2's
 // llama3_70b.pretrain_recipe), as the launch or the code calls it.
 struct RecipeCall {
@@ -123,8 +132,10 @@ struct RawJob {
   // A function that edits a configuration its caller passes in (`def _apply_common(cfg)`): what it does
   // not set is whatever the caller set, not a default.
   bool edits_passed_config = false;
-  std::string model;     // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
-  std::string hardware;  // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
+  std::string model;  // a model the job names (--hf-model, AutoBridge.from_hf_pretrained("..."))
+  // Paths and ids that may name its model, nearest first; read when `model` is empty (ModelReference).
+  std::vector<ModelReference> model_references;
+  std::string hardware;             // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
   std::optional<bool> megatron_on;  // a config's own switch of its Megatron backend, when it writes one
   std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
   std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`

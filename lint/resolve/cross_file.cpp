@@ -227,6 +227,7 @@ class Resolver {
       relative = next;
     }
     std::string own_model = job.model;
+    std::vector<ModelReference> own_references = job.model_references;
     complete_inherited(job, chain);
     for (const auto& path : chain) {  // the nearest config that writes the Megatron switch decides it
       const ParsedFile* parsed = load(path, false);
@@ -253,10 +254,12 @@ class Resolver {
         below.push_back(std::move(f));
       }
       if (!base.model.empty()) job.model = base.model;  // the nearest config that names one wins
+      if (!base.model_references.empty()) job.model_references = base.model_references;
       if (job.framework == Framework::kUnknown) job.framework = base.framework;
       job.notes.push_back("read " + *it + " (inherited through defaults:)");
     }
     if (!own_model.empty()) job.model = own_model;
+    if (!own_references.empty()) job.model_references = std::move(own_references);
   }
 
   // What the config's adapter left to complete once the configs it inherits are read (a framework's split

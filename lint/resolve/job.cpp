@@ -150,6 +150,21 @@ void Job::add_model_facts(const RawJob& raw, std::vector<Fact>& facts) {
           ", which parlint does not read (a checkpoint or a Hugging Face model it does not know): "
           "what the launch leaves to it is unknown");
     }
+    return;
+  }
+  // A checkpoint path or id the job's settings name, when it is named as a model the table knows.
+  for (const ModelReference& ref : raw.model_references) {
+    const ModelInfo* named = find_model_by_checkpoint_name(ref.text);
+    if (!named) named = find_model(ref.text);
+    if (!named) continue;
+    model_ = named;
+    auto mf = model_facts(*named, named->name + " (built-in model table, by the name of " + ref.text + ")");
+    facts.insert(facts.end(), mf.begin(), mf.end());
+    std::string at = ref.location.in_file() ? fmt::format(" (line {})", ref.location.range.start.line) : "";
+    notes_.push_back("the model's dimensions are " + named->name +
+                     "'s from the built-in model table: " + ref.spelling + at + " names " + ref.text +
+                     ", that model or a variant of it with the " + "same dimensions");
+    return;
   }
 }
 

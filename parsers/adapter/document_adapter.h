@@ -42,7 +42,8 @@ struct DriverConfig {
   bool from_checkpoint = false;  // what the config leaves out comes from the model's checkpoint
   DriverTraits traits = {};      // what it does with the settings (lint/model/driver_traits.h)
   std::vector<Fact> facts = {};  // what it computes from several keys (a role's GPUs, a cluster's share)
-  std::vector<std::string> notes = {};  // for plan: how those were computed
+  std::vector<std::string> notes = {};                // for plan: how those were computed
+  std::vector<ModelReference> model_references = {};  // keys that may name its model (ModelReference)
 };
 
 // One job of a document that holds several (ROLL's workers, NeMo-RL's policy and PPO value model): the

@@ -51,7 +51,8 @@ struct RoleLaunch {
   // How each setting was written, by where it was written, where the job names it otherwise.
   std::vector<std::pair<SourceRange, std::string>> spelled;
   std::optional<Word> model;  // the model the job loads (a Hugging Face id or checkpoint path)
-  std::string entry;          // the entry point as the framework runs it, when not as written ("sft")
+  std::vector<ModelReference> model_references;  // keys that may name it (ModelReference)
+  std::string entry;  // the entry point as the framework runs it, when not as written ("sft")
 };
 
 // A framework's own command that starts the ranks the way torchrun does (ms-swift's `megatron sft`): the

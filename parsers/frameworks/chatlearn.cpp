@@ -109,6 +109,13 @@ class ChatLearn final : public LaunchAdapter {
       if (!path.empty()) settings.push_back(NamedSetting{path, std::string(value), &args[i], path});
     }
     RoleLaunch role;
+    // The checkpoints the trainer and the rollout load name the model they train (a converted copy of it).
+    for (std::string_view load : {"models.policy_trainer.load=", "models.policy.load="})
+      if (auto it = std::find_if(args.rbegin(), args.rend(),
+                                 [&](const Word& a) { return a.text.starts_with(load) && !a.unknown; });
+          it != args.rend())
+        role.model_references.push_back(ModelReference{std::string(load.substr(0, load.size() - 1)),
+                                                       it->text.substr(load.size()), it->location});
     role.settings = read_named_settings(settings);
     role.settings.config_files = std::move(config_files);
     return {std::move(role)};
@@ -167,6 +174,12 @@ class ChatLearnConfig final : public DocumentAdapter {
     const bool policy_on_trainer_gpus =
         policy_gpus && policy_gpus->scalar == "${models.policy_trainer.num_gpu}";
     out.from_checkpoint = true;
+    // The checkpoints the trainer and the rollout load name the model they train (a converted copy of it).
+    for (const DriverKey* load :
+         {find(keys, {"models", "policy_trainer", "load"}), find(keys, {"models", "policy", "load"})})
+      if (load && !load->scalar.empty() && load->scalar.find("${") == std::string::npos)
+        out.model_references.push_back(
+            ModelReference{"models." + (*load->path)[1] + ".load", load->scalar, load->location});
     for (auto& k : keys) {
       const auto& p = *k.path;
       if (p.size() == 3 && p[0] == "models" && p[1] == "policy_trainer" && p[2] == "num_gpu") {

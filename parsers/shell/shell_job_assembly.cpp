@@ -168,6 +168,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
   if (!l.module && !w[l.entry].unknown() && entry.ends_with(".py")) job.entry_script = entry;
   if (ta.model && !ta.model->unknown) job.model = ta.model->text;
   if (role.model && !role.model->unknown) job.model = role.model->text;
+  job.model_references = role.model_references;
   for (auto& c : ta.config_files)
     if (!c.unknown) job.config_files.push_back(std::move(c));
   job.under_srun = ctx.under_srun;

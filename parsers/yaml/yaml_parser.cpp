@@ -305,6 +305,7 @@ class DocumentExtractor {
       job.description = driver->name;
       job.megatron_on = driver->megatron_on;
       job.model = driver->model;
+      job.model_references = driver->model_references;
       if (!driver->base.empty()) {
         Word base;
         base.text = "base:" + driver->base;
@@ -432,6 +433,45 @@ class DocumentExtractor {
     return r.value;
   }
 
+  // Keys in a layout block, beside it or above it that may name the model it trains (`actor.model.path`,
+  // `hf_checkpoint`, `load`), nearest first: the model table reads them only when it knows the name.
+  std::vector<ModelReference> model_references_near(const std::vector<std::string>& block,
+                                                    OmegaConfResolver& resolver) const {
+    static constexpr std::string_view kNames[] = {"hf_checkpoint",
+                                                  "pretrained_checkpoint",
+                                                  "hf_model_path",
+                                                  "pretrained_model_name_or_path",
+                                                  "model_name_or_path",
+                                                  "model_path",
+                                                  "model_name",
+                                                  "pretrained",
+                                                  "load",
+                                                  "path"};
+    std::vector<ModelReference> out;
+    for (std::size_t depth = block.size() + 1; depth-- > 0 && out.size() < 8;) {
+      std::string base = join(std::vector<std::string>(block.begin(), block.begin() + depth));
+      for (std::string_view sub : {"", "model"}) {
+        std::string prefix = base;
+        if (!sub.empty()) prefix += (prefix.empty() ? "" : ".") + std::string(sub);
+        for (std::string_view name : kNames) {
+          std::string dotted = prefix + (prefix.empty() ? "" : ".") + std::string(name);
+          auto it = by_path_.find(dotted);
+          if (it == by_path_.end()) continue;
+          const Entry& e = entries_[it->second];
+          if (!e.node.IsScalar() || e.node.Scalar().empty()) continue;
+          std::string text = e.node.Scalar();
+          if (OmegaConfResolver::has_interpolation(text)) {
+            InterpolationResult r = resolver.resolve(text, dotted);
+            if (r.value.kind() != Value::Kind::kString) continue;
+            text = r.value.text();
+          }
+          out.push_back(ModelReference{dotted, std::move(text), e.location});
+        }
+      }
+    }
+    return out;
+  }
+
   // A mapping at a path no reader places (modules.pre_trainer.overrides, actor.model,
   // strategy_args.strategy_config) that holds two or more of Megatron-Core's layout settings is a layout
   // of its own, named by its path: the checks that need only the block run on it. What the block leaves
@@ -462,6 +502,7 @@ class DocumentExtractor {
       block.framework = Framework::kUnknown;
       block.description = "layout block " + name;
       block.model = document.model;
+      if (block.model.empty()) block.model_references = model_references_near(parent, resolver);
       SettingList settings;
       for (std::size_t i : members) {
         const Entry& e = entries_[i];
@@ -510,7 +551,7 @@ class DocumentExtractor {
         Fact f;
         f.key = k;
         f.origin = Origin::kYaml;
-        f.priority = 0;
+        f.priority = -1;  // below a model the block names (its checkpoint's dimensions, from the model table)
         f.value = Value::unknown("set by the program that reads " + name + " (not known to parlint)");
         block.facts.push_back(std::move(f));
       }
