@@ -32,7 +32,7 @@ class Scanner {
         i_ += t_[i_ + 1] == '\r' && i_ + 2 < t_.size() && t_[i_ + 2] == '\n' ? 3 : 2;  // joins the lines
       } else if (c == '\n') {
         ++i_;
-        line_start = true;
+        line_start = brackets_.empty();  // a line inside brackets continues the logical line
       } else if (c == '(' || c == '[' || c == '{') {
         brackets_.push_back({c, i_++});
       } else if (c == ')' || c == ']' || c == '}') {

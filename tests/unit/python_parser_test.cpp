@@ -344,7 +344,10 @@ TEST(PythonSyntaxCheck, DefiniteErrorsOnly) {
   for (std::string_view ok :
        {"def f(n):\n    return None, *(None,) * n\n", "x = f\"{d[\"k\"]}\" + rb'\\'' + '''a\nb'''\n",
         "x = (1,  # ( in a comment\n     2)\ny = \\\n  3\n", "s = f'{x!r:>{width}}' f\"{{literal}}\"\n",
-        "if a:\n\tx = 1\n        y = 2\n", "type Point = tuple[float, float]\n"})
+        "if a:\n\tx = 1\n        y = 2\n", "type Point = tuple[float, float]\n",
+        // A bracket closed at the start of a continuation line: the rest of it is no new line's indent.
+        "def f():\n    if a:\n        with f(\n            b\n        ), g():\n            x = 1\n    else:\n"
+        "        y = 2\n"})
     EXPECT_FALSE(error(ok)) << ok;
 }
 
