@@ -20,7 +20,10 @@ Reports a training launch in an sbatch script whose `#SBATCH` directives make th
 neither the directives nor srun request GPUs: no `--gpus-per-node`, `--gres=gpu:N`, `--gpus` or `-G`.
 A script without directives runs inside an allocation made elsewhere (`salloc`, or `sbatch` options on
 its command line), and an `srun` step there gets the GPUs that allocation holds (srun(1), `--gres`: a
-step is allocated all of the job's generic resources by default), so it is not reported.
+step is allocated all of the job's generic resources by default), so it is not reported. Nor is a script
+whose directives only name the job (`--job-name`, `--time`, `--output`, `--account`): its size — nodes,
+tasks, GPUs, partition — is given on the `sbatch` command line that submits it (benchmark wrappers such
+as `sbatch -N $DGXNNODES run.sub`), which parlint does not see.
 
 With `#SBATCH --exclusive` (whole nodes) it is an info: on most GPU partitions a whole node comes
 with its GPUs, so the job runs; naming them still documents the requirement and lets parlint check GPUs

@@ -290,6 +290,7 @@ void ShellParser::salloc_command(const CommandWords& c) {
   std::size_t used =
       parse_slurm_options(words_after(c), c.ctx.groups[0], Origin::kLauncherFlag, "salloc ", true);
   c.ctx.has_directives = true;
+  c.ctx.sizes_allocation = true;
   run_rest(c, c.i + 1 + used, c.ctx);
 }
 
@@ -300,6 +301,7 @@ void ShellParser::sbatch_command(const CommandWords& c) {
   inner.nesting = c.ctx.nesting;
   parse_slurm_options(words_after(c), inner.groups[0], Origin::kLauncherFlag, "sbatch ", true);
   inner.has_directives = true;
+  inner.sizes_allocation = true;
   Env local = c.env;
   reparse(*c.redirects.heredoc, local, inner, true);
 }

@@ -84,7 +84,8 @@ using shell::Var;
 struct Context {
   std::vector<Allocation> groups{Allocation{}};  // het-job groups; group 0 by default
   bool has_directives = false;
-  bool under_srun = false;  // ranks started by srun (or by mpirun, see under_mpi)
+  bool sizes_allocation = false;  // an #SBATCH directive sizes the job (nodes, tasks, GPUs, partition, ...)
+  bool under_srun = false;        // ranks started by srun (or by mpirun, see under_mpi)
   bool under_mpi = false;
   Allocation step;
   int nesting = 0;

@@ -173,7 +173,9 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
     if (!c.unknown) job.config_files.push_back(std::move(c));
   job.under_srun = ctx.under_srun;
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
-  job.allocates = ctx.has_directives;
+  // A header that names the job only (its name, time, log) is submitted with its size on sbatch's command
+  // line: the allocation is made there, as for a script without directives.
+  job.allocates = ctx.has_directives && ctx.sizes_allocation;
   job.gpu_entry_point = training_launch(l, entry, ta);
   job.trains = !runs_without_training(basename(entry));
   job.arguments_complete = ta.arguments_complete;

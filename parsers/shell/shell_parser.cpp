@@ -424,6 +424,22 @@ void ShellParser::error_regions(TSNode root, const Source& src, std::vector<Loca
   }
 }
 
+namespace {
+// Whether an sbatch option sizes or places the job (nodes, tasks, GPUs, memory, partition), as opposed to
+// naming it (--job-name, --time, --output, --account, --mail-*).
+bool sizes_job(std::string_view option) {
+  if (auto eq = option.find('='); eq != std::string_view::npos) option = option.substr(0, eq);
+  if (option.size() > 2 && option[0] == '-' && option[1] != '-') option = option.substr(0, 2);  // -N8
+  if (option.starts_with("--gpus") || option.starts_with("--mem") || option.starts_with("--ntasks") ||
+      option.starts_with("--cpus"))
+    return true;
+  for (std::string_view o : {"-N", "--nodes", "-n", "-G", "--gres", "--exclusive", "-c", "--nodelist", "-w",
+                             "--partition", "-p", "--constraint", "-C"})
+    if (option == o) return true;
+  return false;
+}
+}  // namespace
+
 // #SBATCH lines before the first command (sbatch ignores later ones).
 void ShellParser::read_sbatch_header(TSNode root, const Source& src, Context& ctx) {
   std::optional<std::pair<std::string, Location>> placeholder_directive;
@@ -435,6 +451,10 @@ void ShellParser::read_sbatch_header(TSNode root, const Source& src, Context& ct
     std::vector<Word> words = directive_words(src, b + 7, e);
     if (words.empty()) continue;
     ctx.has_directives = true;
+    // A header of names and times only leaves the job's size to the sbatch command line that submits it
+    // (a submitter's `sbatch -N 8 --gpus-per-node=8`, llmb-run).
+    for (const Word& w : words)
+      if (w.text.starts_with("-") && sizes_job(w.text)) ctx.sizes_allocation = true;
     if (words[0].text == "hetjob" || words[0].text == "packjob") {
       ctx.groups.emplace_back();
       continue;
