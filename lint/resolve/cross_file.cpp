@@ -202,14 +202,25 @@ class Resolver {
   void base_config(RawJob& job, std::string relative, std::vector<Fact>& below) {
     std::vector<std::string> chain;  // nearest first
     std::string from = file_.path;
+    // "tree:" a path in the framework's tree the document belongs to (Primus's
+    // primus/configs/models/megatron/x.yaml): its folder's or one above it, up to the repository's root.
+    bool in_tree = relative.starts_with("tree:");
+    if (in_tree) relative = relative.substr(5);
+    const bool searched_tree = in_tree;
     for (int depth = 0; depth < 8; ++depth) {
       fs::path p =
           fs::path(relative).is_absolute() ? fs::path(relative) : fs::path(from).parent_path() / relative;
+      if (in_tree) {
+        auto found = locate(from, {relative}, reader_);
+        p = found ? fs::path(*found) : fs::path(relative);
+        in_tree = false;
+      }
       std::string path = p.lexically_normal().string();
       if (!regular_file(p, reader_) || std::find(chain.begin(), chain.end(), path) != chain.end() ||
           path == file_.path) {
         if (!regular_file(p, reader_)) {
-          job.notes.push_back("base config " + relative + " was not found next to " + from +
+          job.notes.push_back("base config " + relative + " was not found " +
+                              (searched_tree && chain.empty() ? "in the folders above " : "next to ") + from +
                               "; its values are unknown");
           if (job.unread_config.empty())
             job.unread_config = "the base config " + relative + ", which was not found";
@@ -243,7 +254,10 @@ class Resolver {
       // The common root of a chain (NeMo-RL's examples/configs/<algo>_math_1B.yaml, 1 node of 1 GPU)
       // sizes its own example run; the recipes built on it are launched with cluster.* of their own.
       bool root = it == chain.rbegin();
-      if (root) {
+      const bool sizes_cluster = std::any_of(base.facts.begin(), base.facts.end(), [](const Fact& f) {
+        return f.key == Key::kNodes || f.key == Key::kGpusPerNode;
+      });
+      if (root && sizes_cluster) {
         job.notes.push_back("the cluster size of " + *it +
                             " (the root of the inherited configs) is not taken: the configs built on it are "
                             "launched with their own cluster settings");
@@ -256,7 +270,7 @@ class Resolver {
       if (!base.model.empty()) job.model = base.model;  // the nearest config that names one wins
       if (!base.model_references.empty()) job.model_references = base.model_references;
       if (job.framework == Framework::kUnknown) job.framework = base.framework;
-      job.notes.push_back("read " + *it + " (inherited through defaults:)");
+      job.notes.push_back("read " + *it + " (a config it inherits)");
     }
     if (!own_model.empty()) job.model = own_model;
     if (!own_references.empty()) job.model_references = std::move(own_references);

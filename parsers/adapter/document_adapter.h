@@ -21,6 +21,7 @@ struct DriverKey {
   const std::vector<std::string>* path;  // as written
   std::string scalar;                    // the value when it is a scalar, else empty
   Location location = {};                // where the value is written
+  std::vector<std::string> items = {};   // the values when it is a list of scalars
   // What the adapter says it is:
   std::vector<std::string> read_as = {};  // set: the setting read at this config path instead
   bool own_key = false;                   // a key of the framework's own (not a setting parlint reads)
@@ -44,6 +45,10 @@ struct DriverConfig {
   std::vector<Fact> facts = {};  // what it computes from several keys (a role's GPUs, a cluster's share)
   std::vector<std::string> notes = {};                // for plan: how those were computed
   std::vector<ModelReference> model_references = {};  // keys that may name its model (ModelReference)
+  // Configs the framework merges below this one (and below `base`), lowest first: Primus's model file,
+  // then its module preset. "tree:" + a path: found in the folder of the document or one above it.
+  std::vector<std::string> presets = {};
+  std::vector<std::string> unread_presets = {};  // ones it names that cannot be read ("model file ${X}.yaml")
 };
 
 // One job of a document that holds several (ROLL's workers, NeMo-RL's policy and PPO value model): the

@@ -23,6 +23,8 @@ const DocumentAdapter& roll_adapter();              // roll.cpp
 const DocumentAdapter& chatlearn_config_adapter();  // chatlearn.cpp
 const DocumentAdapter& gpt_neox_adapter();          // gpt_neox.cpp
 const DocumentAdapter& flagscale_adapter();         // flagscale.cpp
+const DocumentAdapter& primus_adapter();            // primus.cpp: experiment files
+const DocumentAdapter& primus_preset_adapter();     // primus.cpp: its model files and module presets
 
 // Every document adapter, in the order they are asked (registry.cpp).
 const DocumentAdapters& framework_documents();

@@ -15,12 +15,13 @@ const LaunchAdapters& framework_adapters() {
 }
 
 // NeMo-RL and verl name their documents by sections of their own; ROLL by a worker's strategy; ChatLearn
-// by models.policy_trainer beside runtime_args; GPT-NeoX by its top-level sizes; FlagScale, whose
-// system/model sections look like others', last.
+// by models.policy_trainer beside runtime_args; Primus by its modules' back end, its presets by where they
+// sit (before GPT-NeoX: Primus's language_model.yaml writes Megatron-LM's `model_parallel_size: null`);
+// GPT-NeoX by its top-level sizes; FlagScale, whose system/model sections look like others', last.
 const DocumentAdapters& framework_documents() {
-  static const DocumentAdapters adapters({&nemo_rl_adapter(), &verl_config_adapter(), &roll_adapter(),
-                                          &chatlearn_config_adapter(), &gpt_neox_adapter(),
-                                          &flagscale_adapter()});
+  static const DocumentAdapters adapters(
+      {&nemo_rl_adapter(), &verl_config_adapter(), &roll_adapter(), &chatlearn_config_adapter(),
+       &primus_adapter(), &primus_preset_adapter(), &gpt_neox_adapter(), &flagscale_adapter()});
   return adapters;
 }
 

@@ -260,7 +260,12 @@ Value typed_value(const Value& v, KeyType type, bool inverted) {
 std::vector<DriverKey> driver_keys(std::vector<Entry>& entries) {
   std::vector<DriverKey> keys;
   keys.reserve(entries.size());
-  for (Entry& e : entries) keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
+  for (Entry& e : entries) {
+    keys.push_back({&e.path, e.node.IsScalar() ? e.node.Scalar() : "", e.location});
+    if (e.node.IsSequence())
+      for (const auto& item : e.node)
+        if (item.IsScalar()) keys.back().items.push_back(item.Scalar());
+  }
   return keys;
 }
 
@@ -306,6 +311,14 @@ class DocumentExtractor {
       job.megatron_on = driver->megatron_on;
       job.model = driver->model;
       job.model_references = driver->model_references;
+      for (const std::string& preset : driver->presets) {
+        Word base;
+        base.text = "base:" + preset;
+        base.location = entries_.front().location;
+        job.config_files.push_back(std::move(base));
+      }
+      if (!driver->unread_presets.empty() && job.unread_config.empty())
+        job.unread_config = "the " + driver->unread_presets.front() + ", which parlint cannot read";
       if (!driver->base.empty()) {
         Word base;
         base.text = "base:" + driver->base;
