@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -65,6 +66,16 @@ void name_inheriting_jobs(Diagnostic& d) {
   if (d.message_base == 0) d.message_base = d.message.size();
   d.message.resize(d.message_base);
   std::erase_if(d.related, [](const RelatedLocation& r) { return r.message == "a job this holds for"; });
+  // Rules say "X at line N" of a setting in the job's own file (describe_source); held for one job of
+  // another file (the config an environment file sets), that line needs the job's file named.
+  if (const auto& at = d.holds_for.front().second; d.holds_for.size() == 1 && at.path != d.location.path) {
+    const std::string bare = " at line ", named = " at " + at.path + ":";
+    for (auto i = d.message.find(bare); i != std::string::npos; i = d.message.find(bare, i + named.size()))
+      if (i + bare.size() < d.message.size() &&
+          std::isdigit(static_cast<unsigned char>(d.message[i + bare.size()])))
+        d.message.replace(i, bare.size(), named);
+    d.message_base = d.message.size();
+  }
   constexpr std::size_t kNamed = 3;
   std::size_t shown = std::min(d.holds_for.size(), kNamed);
   std::string names;

@@ -153,6 +153,15 @@ struct RawJob {
   std::string branch;
 };
 
+// A variable a script exports and leaves set for what runs after it (an MLPerf config_<system>.sh that
+// the user sources before submitting): configs that read the environment (`${oc.env:NAME}`) take it.
+struct ExportedVariable {
+  std::string name;
+  std::string value;           // as the script leaves it; meaningless when unknown
+  std::string unknown_reason;  // non-empty: only known at run time
+  Location location;           // the assignment
+};
+
 // A name assigned a literal string (shell assignment, export, YAML scalar): where secrets hide.
 struct LiteralAssignment {
   std::string name;
@@ -190,6 +199,8 @@ struct ParsedFile {
   std::vector<ScriptFormNote> script_form;
   std::vector<SizeExpression> size_expressions;
   std::vector<LiteralAssignment> literals;
+  // What a shell script without a launch exports (an environment file that configures what runs later).
+  std::vector<ExportedVariable> exports;
   // Options the file's own argparse defines (a Python entry point's add_argument("--x") calls).
   std::vector<std::string> defined_flags;
   bool takes_unlisted_arguments = false;  // parse_known_args, REMAINDER, sys.argv: its flag set is open

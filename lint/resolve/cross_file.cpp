@@ -103,6 +103,8 @@ struct Loaded {
 
 class Resolver {
  public:
+  static constexpr std::size_t kMaxEnvironmentConfigs = 64;  // configs per folder an environment file may set
+
   Resolver(ParsedFile& file, const FileReader& reader, WorkBudget* budget)
       : file_(file), reader_(reader), budget_(budget) {}
 
@@ -141,6 +143,7 @@ class Resolver {
   }
 
   void run() {
+    if (file_.jobs.empty() && !file_.exports.empty()) environment_jobs();
     // A Megatron-LM style script inside a Megatron-DeepSpeed checkout runs that fork's pretrain_gpt.py.
     bool in_deepspeed_fork = false;
     if (std::any_of(file_.jobs.begin(), file_.jobs.end(),
@@ -195,6 +198,61 @@ class Resolver {
     job.notes.push_back(unchecked_arguments_ +
                         " (the checkout this script runs from) never checks "
                         "CUDA_DEVICE_MAX_CONNECTIONS");
+  }
+
+  // An environment file (a script that exports settings and launches nothing, as MLPerf's
+  // config_<system>.sh, sourced before `sbatch run.sub`) configures the program that runs after it: each
+  // OmegaConf config in its folder, or in conf/, configs/, config/ or src/conf/ below it, that reads one
+  // of its variables as a parallel size or the cluster's size (`${oc.env:TENSOR_MODEL_PARALLEL}`) is a
+  // job of this file, read with its exports. The values are located where the file exports them.
+  void environment_jobs() {
+    fs::path dir = fs::path(file_.path).parent_path();
+    if (dir.empty()) dir = ".";
+    std::vector<std::string> candidates;
+    for (const char* sub : {"", "conf", "configs", "config", "src/conf"}) {
+      std::error_code ec;
+      fs::path d = *sub ? dir / sub : dir;
+      if (!fs::is_directory(d, ec)) continue;
+      std::vector<std::string> here;
+      for (fs::directory_iterator it(d, fs::directory_options::skip_permission_denied, ec), end;
+           !ec && it != end && here.size() < kMaxEnvironmentConfigs; it.increment(ec)) {
+        const auto ext = it->path().extension();
+        if ((ext == ".yaml" || ext == ".yml") && regular_file(it->path(), reader_))
+          here.push_back(it->path().lexically_normal().string());
+      }
+      std::sort(here.begin(), here.end());
+      candidates.insert(candidates.end(), here.begin(), here.end());
+    }
+    for (const std::string& path : candidates) {
+      auto text = reader_.read(path);
+      if (!text || text->find("oc.env:") == std::string::npos) continue;
+      const bool reads_ours =
+          std::any_of(file_.exports.begin(), file_.exports.end(), [&](const ExportedVariable& e) {
+            return text->find("oc.env:" + e.name + "}") != std::string::npos ||
+                   text->find("oc.env:" + e.name + ",") != std::string::npos;
+          });
+      if (!reads_ours) continue;
+      SourceText source(std::move(*text));
+      ParsedFile parsed = parse_yaml(path, source, framework_documents(), budget_, &file_.exports);
+      for (RawJob& job : parsed.jobs) {
+        // Only a config whose layout or cluster size this file sets: a config that reads the environment
+        // for its logging alone is another program's.
+        const Fact* ours = nullptr;  // the first line of this file the config reads
+        for (const Fact& f : job.facts)
+          if (f.location.path == file_.path && f.location.range.valid() &&
+              (is_parallel_layout_key(f.key) || f.key == Key::kNodes || f.key == Key::kGpusPerNode) &&
+              (!ours || f.location.range.start < ours->location.range.start))
+            ours = &f;
+        if (!ours) continue;
+        job.range = ours->location.range;
+        // Its findings at the config's own lines name this job (they hold for this file's values).
+        job.extent = {{1, 1}, {1 << 30, 1}};
+        job.notes.push_back("read " + path +
+                            " with the variables this file exports (its ${oc.env:...} values)");
+        job.description = path + " with the environment of " + fs::path(file_.path).filename().string();
+        file_.jobs.push_back(std::move(job));
+      }
+    }
   }
 
   // A config the file inherits (NeMo-RL's `defaults: parent.yaml`), and what that one inherits: its facts

@@ -18,6 +18,10 @@ void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, R
   if (!functions_.empty())
     if (TSNode name = by_field<"name">(n); !ts_node_is_null(name))
       if (call_function(text_of(name, src), src, env, ctx)) return;
+  if (!runs_programs_) {
+    TSNode name = by_field<"name">(n);
+    runs_programs_ = ts_node_is_null(name) || !only_sets_variables(text_of(name, src));
+  }
   std::vector<ShellText> words;
   Env overlay;
   bool skip_arguments = launches_nothing(n, src);
@@ -80,6 +84,16 @@ void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, R
   if (words.empty() || skip_arguments) return;
   Location where = node_location(n, src);
   handle_words(words, 0, where, redirects, env, overlay, ctx);
+}
+
+// Commands an environment file runs to compute and set its variables, and nothing else: a script of
+// only these (and assignments) launches nothing and configures what runs after it (ParsedFile::exports).
+bool ShellParser::only_sets_variables(std::string_view name) {
+  static constexpr std::string_view kSetters[] = {
+      "export", "declare",  "typeset", "readonly", "local",    "source", ".",    "set",   "unset",
+      "echo",   "printf",   "true",    "false",    ":",        "test",   "[",    "[[",    "shopt",
+      "alias",  "basename", "dirname", "readlink", "realpath", "sed",    "expr", "return"};
+  return std::find(std::begin(kSetters), std::end(kSetters), name) != std::end(kSetters);
 }
 
 // Parses `text` as shell and walks it: bash -c strings, eval, here-documents fed to a shell.

@@ -56,6 +56,7 @@ constexpr std::uint64_t kNodeUnits = 16;
 // it becomes unknown, so what it would have set is not checked rather than guessed.
 constexpr std::size_t kMaxValueBytes = 256u << 10;
 constexpr std::size_t kMaxArrayElements = 1024;
+constexpr std::size_t kMaxExports = 512;  // variables an environment file hands on (ParsedFile::exports)
 
 // A text to parse: a whole file, or a string or heredoc whose bytes map back into files.
 struct Source {
@@ -214,7 +215,10 @@ class ShellParser {
     std::optional<std::set<std::string>> locals;  // its local / declare names, found at its first call
   };
   std::map<std::string, ShellFunction> functions_;
-  std::set<std::string> running_functions_;       // a function that calls itself is not followed
+  std::set<std::string> running_functions_;  // a function that calls itself is not followed
+  // Whether the script runs a command other than those that set variables (only_sets_variables).
+  bool runs_programs_ = false;
+  static bool only_sets_variables(std::string_view name);
   static constexpr int kMaxCallsPerFunction = 8;  // past it, a call changes nothing parlint reads
   // Runs a function called by name; false when `name` is no function of this source to follow.
   bool call_function(const std::string& name, const Source& src, Env& env, Context& ctx);

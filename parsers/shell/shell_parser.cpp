@@ -40,6 +40,20 @@ ParsedFile ShellParser::run() {
                  (dropped == 1 ? std::string("launch") : std::to_string(dropped) + " launches") +
                  " after it once bash can reach " + (dropped == 1 ? "it" : "them");
   }
+  // A script that launches nothing but exports settings (an MLPerf config_<system>.sh) configures what
+  // runs after it: what it leaves exported, for the configs that read the environment.
+  if (out_.jobs.empty() && !runs_programs_ && !budget_.exhausted()) {
+    env.for_each([&](const std::string& name, const Var& v) {
+      if (!v.exported || v.is_array || out_.exports.size() >= kMaxExports) return;
+      ExportedVariable e;
+      e.name = name;
+      e.value = v.value.text;
+      if (v.value.unknown()) e.unknown_reason = v.value.unknown_reasons.front();
+      e.location = v.assigned_at;
+      if (Location at = text_location(v.value); at.range.valid()) e.location = at;
+      out_.exports.push_back(std::move(e));
+    });
+  }
   return std::move(out_);
 }
 

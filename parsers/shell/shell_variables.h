@@ -90,6 +90,17 @@ class Env {
   void share(const std::string& name, const std::shared_ptr<Var>& v) { changes_[name] = v; }
   void erase(const std::string& name) { changes_[name] = nullptr; }  // hides the frozen value
 
+  // Every variable this copy holds, by name, in name order (newest value of each).
+  template <class Visit>
+  void for_each(Visit&& visit) const {
+    std::map<std::string, const Var*> seen;
+    for (const auto& [k, v] : changes_) seen.emplace(k, v.get());
+    for (const Layer* l = frozen_.get(); l; l = l->parent.get())
+      for (const auto& [k, v] : l->vars) seen.emplace(k, v.get());
+    for (const auto& [k, v] : seen)
+      if (v) visit(k, *v);
+  }
+
   // The names this copy set or erased since it was copied from `base`.
   void changed_since(const Env& base, std::set<std::string>& out) const {
     for (const auto& [k, v] : changes_) out.insert(k);

@@ -86,6 +86,10 @@ InterpolationResult OmegaConfResolver::resolve_depth(std::string_view raw, std::
   std::string_view s = trim_whitespace(raw);
   if (depth > kMaxInterpolationDepth) return {Value::unknown("interpolation nested too deeply"), {}};
   std::size_t open = s.find("${");
+  // A quoted resolver argument is the string inside the quotes (${oc.env:CP_COMM_TYPE,'a2a'} is a2a).
+  if (depth > 0 && s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front() &&
+      s.find(s.front(), 1) == s.size() - 1)
+    return {Value::string(std::string(s.substr(1, s.size() - 2))), {}};
   if (open == std::string_view::npos) return {scalar_value(s, false), {}};
   std::size_t close = matching_close(s, open);
   if (close == std::string_view::npos) return {Value::unknown("unterminated interpolation"), {}};
@@ -117,6 +121,17 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
     } else {
       fallback = args_text;
     }
+    // The launch's environment sets it: its value, as OmegaConf reads an environment string.
+    if (environment_)
+      for (const ExportedVariable& e : *environment_) {
+        if (e.name != variable) continue;
+        if (!e.unknown_reason.empty())
+          return {Value::unknown(variable + " is exported as " + e.unknown_reason),
+                  {e.location},
+                  {},
+                  {e.location}};
+        return {scalar_value(e.value, false), {e.location}, {}, {e.location}};
+      }
     if (!fallback) return {Value::unknown("read from environment variable " + variable + " at run time"), {}};
     InterpolationResult d = resolve_depth(*fallback, at, depth + 1);
     if (d.value.is_unknown() || d.value.kind() == Value::Kind::kNull) {
@@ -128,8 +143,12 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
                   variable;
     return d;
   }
-  static constexpr std::string_view kArithmetic[] = {
-      "multiply", "add", "subtract", "divide_floor", "divide_ceil", "floor_divide", "sum"};
+  // ${oc.decode:...}: the string parsed as a YAML value, as scalar_value already reads it.
+  if (name == "oc.decode") return resolve_depth(args_text, at, depth + 1);
+  // Resolvers the NeMo and MLPerf programs register for themselves (floor_div, ceil_div: integer division).
+  static constexpr std::string_view kArithmetic[] = {"multiply",     "add",          "subtract",
+                                                     "divide_floor", "divide_ceil",  "floor_div",
+                                                     "ceil_div",     "floor_divide", "sum"};
   if (std::find(std::begin(kArithmetic), std::end(kArithmetic), name) == std::end(kArithmetic))
     return {Value::unknown("resolver ${" + std::string(name) + ":...} is evaluated at run time"), {}};
 
@@ -138,6 +157,7 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
   for (std::string_view arg : split_args(args_text)) {
     InterpolationResult r = resolve_depth(arg, at, depth + 1);
     out.via.insert(out.via.end(), r.via.begin(), r.via.end());
+    out.environment.insert(out.environment.end(), r.environment.begin(), r.environment.end());
     auto v = r.value.as_int();
     if (!v) {
       out.value = r.value.is_unknown() ? r.value : Value::unknown("resolver argument is not an integer");
@@ -157,7 +177,7 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
       if (__builtin_sub_overflow(acc, b, &acc)) return {Value::unknown("arithmetic overflow"), out.via};
     } else {
       if (b == 0) return {Value::unknown("division by zero"), out.via};
-      bool ceil = name == "divide_ceil";
+      bool ceil = name == "divide_ceil" || name == "ceil_div";
       std::int64_t q = acc / b;
       if (ceil && q * b != acc && ((acc < 0) == (b < 0))) ++q;
       acc = q;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lint/model/parsed_file.h"
 #include "lint/model/source_range.h"
 #include "lint/model/value.h"
 
@@ -19,6 +20,9 @@ struct InterpolationResult {
   // The value is an environment variable's default (${oc.env:TP,8}): what runs when the variable is
   // unset, a fallback the launch's environment overrides (DESIGN "Weak values").
   std::string weak_note = {};
+  // The environment variables of the launch's environment the value was read from (an environment
+  // file's exports), where they are assigned: the first is where the value was written.
+  std::vector<Location> environment = {};
 };
 
 class OmegaConfResolver {
@@ -33,7 +37,10 @@ class OmegaConfResolver {
   };
   using Lookup = std::function<std::optional<Target>(std::string_view dotted_path)>;
 
-  explicit OmegaConfResolver(Lookup lookup) : lookup_(std::move(lookup)) {}
+  // `environment`: the variables the launch's environment sets (an environment file's exports); null
+  // when it is not known, so that ${oc.env:X} is unknown (or its default, a weak value).
+  explicit OmegaConfResolver(Lookup lookup, const std::vector<ExportedVariable>* environment = nullptr)
+      : lookup_(std::move(lookup)), environment_(environment) {}
 
   static bool has_interpolation(std::string_view raw) { return raw.find("${") != std::string_view::npos; }
 
@@ -46,6 +53,7 @@ class OmegaConfResolver {
   InterpolationResult resolve_path(std::string_view ref, std::string_view at, int depth);
 
   Lookup lookup_;
+  const std::vector<ExportedVariable>* environment_;
   std::vector<std::string> stack_;  // paths being resolved, for cycle detection
 };
 

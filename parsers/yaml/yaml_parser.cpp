@@ -281,8 +281,9 @@ bool in_bookkeeping_section(const std::vector<std::string>& path) {
 
 class DocumentExtractor {
  public:
-  DocumentExtractor(std::vector<Entry>& entries, const DocumentAdapters& adapters)
-      : entries_(entries), adapters_(adapters) {
+  DocumentExtractor(std::vector<Entry>& entries, const DocumentAdapters& adapters,
+                    const std::vector<ExportedVariable>* environment = nullptr)
+      : entries_(entries), adapters_(adapters), environment_(environment) {
     for (std::size_t i = 0; i < entries_.size(); ++i) by_path_[join(entries_[i].path)] = i;
     for (const Entry& e : entries_) read_paths_.push_back(&e.path);
   }
@@ -345,7 +346,7 @@ class DocumentExtractor {
                                      e.node.IsNull() ? std::string("null") : e.node.Scalar()))
         job.settings_from_checkpoint = true;
     }
-    OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); });
+    OmegaConfResolver resolver([this](std::string_view p) { return lookup(p); }, environment_);
     // A key twice in one document: the later one wins (PyYAML; OmegaConf refuses the file). A value
     // brought in by a merge key is overridden, not in conflict.
     SettingList settings;
@@ -438,6 +439,16 @@ class DocumentExtractor {
     bool quoted = e.node.Tag() == "!";
     if (!OmegaConfResolver::has_interpolation(raw)) return scalar_value(raw, quoted);
     InterpolationResult r = resolver.resolve(raw, fact.spelling);
+    if (!r.environment.empty()) {
+      // Read from the launch's environment: the value is written where the variable is exported, and
+      // this key only reads it.
+      fact.written_at.push_back({e.location, "read as " + fact.spelling + " by " + e.location.path +
+                                                 ", line " + std::to_string(e.location.range.start.line)});
+      fact.location = r.environment.front();
+      std::erase_if(r.via, [&](const Location& l) {
+        return l.path == fact.location.path && l.range == fact.location.range;
+      });
+    }
     for (const Location& via : r.via) fact.written_at.push_back({via, "value written here"});
     if (!r.weak_note.empty()) {
       fact.weak = true;
@@ -584,6 +595,7 @@ class DocumentExtractor {
   bool drop_document_job_ = false;
   std::vector<Entry>& entries_;
   const DocumentAdapters& adapters_;
+  const std::vector<ExportedVariable>* environment_;
   std::unordered_map<std::string, std::size_t> by_path_;
   // Each entry's path as it is read: as written, or as the framework that reads the document says.
   std::vector<const std::vector<std::string>*> read_paths_;
@@ -643,7 +655,8 @@ std::vector<std::string> flag_sections_of(const std::vector<Entry>& entries,
 // The jobs of a document that holds several (a framework's roles), as the framework that reads it splits
 // it: false when no framework splits it.
 bool read_roles(std::vector<Entry>& entries, std::vector<DriverKey>& keys, const SourceRange& range,
-                const DocumentAdapters& adapters, ParsedFile& out) {
+                const DocumentAdapters& adapters, ParsedFile& out,
+                const std::vector<ExportedVariable>* environment) {
   std::vector<DocumentRole> roles = adapters.roles(keys);
   if (roles.empty()) return false;
   for (const DocumentRole& role : roles) {
@@ -655,7 +668,7 @@ bool read_roles(std::vector<Entry>& entries, std::vector<DriverKey>& keys, const
       if (k.value_from) e.node = entries[*k.value_from].node;
       run.push_back(std::move(e));
     }
-    DocumentExtractor extractor(run, adapters);
+    DocumentExtractor extractor(run, adapters, environment);
     auto job = extractor.extract(range);
     if (!job) continue;
     if (!role.description.empty()) job->description = role.description;
@@ -670,7 +683,8 @@ bool read_roles(std::vector<Entry>& entries, std::vector<DriverKey>& keys, const
 // in file order (the entries are split once: walking all of them per section made it sections x entries).
 void read_flag_sections(const std::vector<Entry>& entries, const std::vector<std::string>& flag_sections,
                         const std::set<std::string>& is_flag_section, const SourceRange& range,
-                        const DocumentAdapters& adapters, ParsedFile& out) {
+                        const DocumentAdapters& adapters, ParsedFile& out,
+                        const std::vector<ExportedVariable>* environment) {
   std::vector<std::size_t> shared;
   std::map<std::string, std::vector<std::size_t>> by_section;
   for (std::size_t k = 0; k < entries.size(); ++k) {
@@ -695,7 +709,7 @@ void read_flag_sections(const std::vector<Entry>& entries, const std::vector<std
         if (!run_range.valid() || run_range.end < e.location.range.end) run_range.end = e.location.range.end;
       }
     }
-    DocumentExtractor extractor(run, adapters);
+    DocumentExtractor extractor(run, adapters, environment);
     auto extracted = extractor.extract(run_range.valid() ? run_range : range);
     if (!extracted) continue;
     RawJob job = std::move(*extracted);
@@ -705,20 +719,21 @@ void read_flag_sections(const std::vector<Entry>& entries, const std::vector<std
 }
 
 // The jobs of one document: a framework's roles, one run per section of flags, or the document as one.
-void read_document(std::vector<Entry>& entries, const DocumentAdapters& adapters, ParsedFile& out) {
+void read_document(std::vector<Entry>& entries, const DocumentAdapters& adapters, ParsedFile& out,
+                   const std::vector<ExportedVariable>* environment) {
   SourceRange range = document_range(entries);
   std::vector<DriverKey> keys = driver_keys(entries);
-  if (read_roles(entries, keys, range, adapters, out)) return;
+  if (read_roles(entries, keys, range, adapters, out, environment)) return;
   std::set<std::string> is_flag_section;
   std::vector<std::string> flag_sections = flag_sections_of(entries, is_flag_section);
   if (flag_sections.size() <= 1) {
-    DocumentExtractor extractor(entries, adapters);
+    DocumentExtractor extractor(entries, adapters, environment);
     auto job = extractor.extract(range, &keys);
     if (job && !extractor.only_blocks()) out.jobs.push_back(std::move(*job));
     for (RawJob& block : extractor.layout_blocks()) out.jobs.push_back(std::move(block));
     return;
   }
-  read_flag_sections(entries, flag_sections, is_flag_section, range, adapters, out);
+  read_flag_sections(entries, flag_sections, is_flag_section, range, adapters, out, environment);
 }
 
 }  // namespace
@@ -801,7 +816,7 @@ static bool renders_into_yaml(std::string_view text) {
 }
 
 ParsedFile parse_yaml(std::string_view path, const SourceText& source, const DocumentAdapters& adapters,
-                      WorkBudget* budget) {
+                      WorkBudget* budget, const std::vector<ExportedVariable>* environment) {
   WorkBudget own;
   WorkBudget& work = budget ? *budget : own;
   ParsedFile out;
@@ -857,7 +872,7 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, const Doc
     auto& entries = walker.entries();
     if (entries.empty()) continue;
     walker.add_literals(out.literals);
-    read_document(entries, adapters, out);
+    read_document(entries, adapters, out, environment);
   }
   return out;
 }

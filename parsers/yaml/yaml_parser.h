@@ -13,9 +13,11 @@
 namespace parlint {
 
 // `adapters` are the frameworks a document may belong to (parsers/frameworks: framework_documents());
-// `budget` is what reading the file may cost (a default budget of its own when null).
+// `budget` is what reading the file may cost (a default budget of its own when null); `environment`, the
+// variables the launch's environment sets, which ${oc.env:X} reads (unknown when null).
 ParsedFile parse_yaml(std::string_view path, const SourceText& source, const DocumentAdapters& adapters,
-                      WorkBudget* budget = nullptr);
+                      WorkBudget* budget = nullptr,
+                      const std::vector<ExportedVariable>* environment = nullptr);
 
 // The config-group choices of a Hydra `defaults:` list (`- training: gpt3/5b`), in order; other entries
 // (`_self_`, `optional x@y: z`, plain names) are skipped. Empty when the file does not parse.

@@ -129,6 +129,33 @@ TEST(YamlParser, EnvironmentDefaultsAreWeakValues) {
   EXPECT_EQ(find_fact(job, Key::kNumLayers)->value.as_int(), 30);
 }
 
+// The launch's environment (an environment file's exports) sets what ${oc.env:X} reads, through
+// oc.decode and the arithmetic resolvers, and locates the value where the variable is exported.
+TEST(YamlParser, EnvironmentFromAnEnvironmentFile) {
+  std::vector<ExportedVariable> env = {
+      {"TP", "8", "", Location{"config_a.sh", {{3, 11}, {3, 12}}}},
+      {"NODES", "4", "", Location{"config_a.sh", {{4, 14}, {4, 15}}}},
+      {"MINIBS", "2", "", Location{"config_a.sh", {{5, 15}, {5, 16}}}},
+      {"PP", "", "the output of a command", Location{"config_a.sh", {{6, 11}, {6, 15}}}}};
+  SourceText text(
+      "trainer:\n  num_nodes: ${oc.decode:${oc.env:NODES,1}}\n  devices: 8\nmodel:\n"
+      "  tensor_model_parallel_size: ${oc.decode:${oc.env:TP}}\n  pipeline_model_parallel_size: "
+      "${oc.env:PP,2}\n"
+      "  global_batch_size: ${multiply:${oc.env:MINIBS},${floor_div:${trainer.num_nodes},2}}\n"
+      "  cp_comm_type: ${oc.env:CP_COMM,'a2a'}\n");
+  ParsedFile pf = parse_yaml("conf/custom.yaml", text, framework_documents(), nullptr, &env);
+  const RawJob& job = pf.jobs[0];
+  const Fact* tp = find_fact(job, Key::kTensorModelParallelSize);
+  EXPECT_EQ(tp->value.as_int(), 8);
+  EXPECT_FALSE(tp->weak);
+  EXPECT_EQ(tp->location.path, "config_a.sh");
+  EXPECT_EQ(tp->location.range.start, (SourcePosition{3, 11}));
+  EXPECT_EQ(find_fact(job, Key::kNodes)->value.as_int(), 4);
+  EXPECT_EQ(find_fact(job, Key::kGlobalBatchSize)->value.as_int(), 4);               // 2 x (4 // 2)
+  EXPECT_TRUE(find_fact(job, Key::kPipelineModelParallelSize)->value.is_unknown());  // exported, not known
+  EXPECT_EQ(find_fact(job, Key::kCpCommType)->value.text(), "a2a");  // a quoted default is its text
+}
+
 TEST(YamlParser, CyclicInterpolationIsUnknownNotAHang) {
   auto pf = parse(
       "a: ${b}\nb: ${a}\nmodel:\n  tensor_model_parallel_size: ${a}\n  num_layers: ${model.num_layers}\n");
