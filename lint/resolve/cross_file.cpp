@@ -209,9 +209,20 @@ class Resolver {
     fs::path dir = fs::path(file_.path).parent_path();
     if (dir.empty()) dir = ".";
     std::vector<std::string> candidates;
-    for (const char* sub : {"", "conf", "configs", "config", "src/conf"}) {
+    // Environment files kept in a folder of their own (configs/config_<system>.sh) set the configs of
+    // the implementation around it.
+    std::vector<fs::path> roots{dir};
+    if (const auto name = fs::absolute(dir).lexically_normal().filename();
+        name == "configs" || name == "config")
+      roots.push_back(dir / "..");
+    std::vector<fs::path> folders;
+    for (const fs::path& root : roots)
+      for (const char* sub : {"", "conf", "configs", "config", "src/conf"})
+        folders.push_back((*sub ? root / sub : root).lexically_normal());
+    std::sort(folders.begin(), folders.end());
+    folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+    for (const fs::path& d : folders) {
       std::error_code ec;
-      fs::path d = *sub ? dir / sub : dir;
       if (!fs::is_directory(d, ec)) continue;
       std::vector<std::string> here;
       for (fs::directory_iterator it(d, fs::directory_options::skip_permission_denied, ec), end;
@@ -225,11 +236,13 @@ class Resolver {
     }
     for (const std::string& path : candidates) {
       auto text = reader_.read(path);
-      if (!text || text->find("oc.env:") == std::string::npos) continue;
+      if (!text || text->find("${") == std::string::npos) continue;
+      // ${oc.env:NAME}, ${oc.env:NAME,default}, ${NAME:default} (a variable's name as the resolver).
       const bool reads_ours =
           std::any_of(file_.exports.begin(), file_.exports.end(), [&](const ExportedVariable& e) {
             return text->find("oc.env:" + e.name + "}") != std::string::npos ||
-                   text->find("oc.env:" + e.name + ",") != std::string::npos;
+                   text->find("oc.env:" + e.name + ",") != std::string::npos ||
+                   text->find("${" + e.name + ":") != std::string::npos;
           });
       if (!reads_ours) continue;
       SourceText source(std::move(*text));

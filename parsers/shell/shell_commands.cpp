@@ -90,9 +90,10 @@ void ShellParser::command(TSNode n, const Source& src, Env& env, Context& ctx, R
 // only these (and assignments) launches nothing and configures what runs after it (ParsedFile::exports).
 bool ShellParser::only_sets_variables(std::string_view name) {
   static constexpr std::string_view kSetters[] = {
-      "export", "declare",  "typeset", "readonly", "local",    "source", ".",    "set",   "unset",
-      "echo",   "printf",   "true",    "false",    ":",        "test",   "[",    "[[",    "shopt",
-      "alias",  "basename", "dirname", "readlink", "realpath", "sed",    "expr", "return"};
+      "export", "declare", "typeset", "readonly", "local",   "source",   ".",        "set",
+      "unset",  "echo",    "printf",  "true",     "false",   ":",        "test",     "[",
+      "[[",     "shopt",   "alias",   "basename", "dirname", "readlink", "realpath", "sed",
+      "expr",   "return",  "exit",    "shift",    "let",     "cd",       "pwd"};
   return std::find(std::begin(kSetters), std::end(kSetters), name) != std::end(kSetters);
 }
 
