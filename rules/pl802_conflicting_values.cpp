@@ -23,6 +23,14 @@ their TransformerConfig takes the sizes from those groups, `verl/models/mcore/co
 A size under `critic.megatron.` or `actor_rollout_ref.ref.megatron.` that differs from the actor's is
 reported at that setting: it does not take effect.
 
+AMD Primus hands Megatron-LM only the override keys its argparse defines
+(`primus/backends/megatron/argument_builder.py:151-156@fd1eeabbad15`). Megatron-LM has no
+`virtual_pipeline_model_parallel_size` option: `validate_args` derives the virtual pipeline from
+`num_virtual_stages_per_pipeline_rank` or `num_layers_per_virtual_pipeline_stage` (or a pipeline layout)
+and leaves none otherwise (`megatron/training/arguments.py:741-771@d3528a21301d`, the Megatron-LM Primus
+pins). A `virtual_pipeline_model_parallel_size` above 1 without one of those is reported: the run has no
+interleaved schedule.
+
 ## Why
 Only one value takes effect — the later override, the later spelling — and the other is dead text that
 misleads the next reader (and sometimes the writer). A key written twice in one YAML mapping is worse:
@@ -56,6 +64,8 @@ own order, a normal recipe pattern, and not reported; two objects' fields that t
 - OmegaConf `omegaconf/_yaml.py:199-204@63b63041ed30` (OmegaConf's loader refuses duplicate keys: "found
   duplicate key")
 - YAML 1.2.2 specification, https://yaml.org/spec/1.2.2/ (the keys of a mapping are unique)
+- Primus `primus/backends/megatron/argument_builder.py:151-156@fd1eeabbad15`; Megatron-LM
+  `megatron/training/arguments.py:741-771@d3528a21301d` (where the virtual pipeline comes from)
 - Megatron-Bridge `scripts/training/run_recipe.py:448-450@067f987df03b` (trailing `KEY=VALUE` overrides
   come after the convenience options, so they win; docstring lines 26-28)
 )md"};
@@ -73,10 +83,13 @@ class ConflictingValues final : public Rule {
         c.winner.location.in_file()
             ? fmt::format("{}={} ({} at line {})", key_name(c.winner.key), c.winner.value.to_string(),
                           c.winner.spelling, c.winner.location.range.start.line)
-            : fmt::format("the actor's {} (its default)", key_name(c.winner.key));
+        : c.winner.spelling.empty() ? fmt::format("the actor's {} (its default)", key_name(c.winner.key))
+                                    : c.winner.spelling;
     f.message = fmt::format("{}={} does not take effect: {}, so it runs with {}", c.loser.spelling,
                             c.loser.value.to_string(), c.not_applied, runs);
-    f.help = "remove it, or set the actor's value if that is the layout you want for every role";
+    f.help = !c.fix.empty()
+                 ? c.fix
+                 : "remove it, or set the actor's value if that is the layout you want for every role";
     if (c.winner.location.in_file()) f.related.push_back({c.winner.location, "the value that runs"});
     out.push_back(std::move(f));
     return true;

@@ -57,6 +57,7 @@ struct Conflict {
   // Set by a framework adapter when the framework never applies the loser (a role that runs on another
   // role's parallel groups): how it ignores it. PL802 reports it at the loser.
   std::string not_applied = {};
+  std::string fix = {};  // what to write instead, when the adapter knows (else: remove it)
 };
 
 }  // namespace parlint

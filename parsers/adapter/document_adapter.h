@@ -27,6 +27,11 @@ struct DriverKey {
   bool own_key = false;                   // a key of the framework's own (not a setting parlint reads)
   bool quiet = false;                     // read it if it is a setting, but never report it as unknown
   bool dropped = false;                   // not in effect (megatron_cfg of a config that does not enable it)
+  // Set: a setting the framework never applies, and how it ignores it (PL802 reports it where written);
+  // `runs` says what runs instead ("no virtual pipeline (Megatron-LM's default)").
+  std::string not_applied = {};
+  std::string runs = {};
+  std::string fix = {};  // what to write instead
 };
 
 // The job a framework reads a document as.

@@ -48,6 +48,32 @@ std::optional<std::string> with_defaults(std::string_view text) {
   return out;
 }
 
+// A key Primus hands to Megatron-LM only if Megatron-LM's argparse defines it
+// (primus/backends/megatron/argument_builder.py:151-156@fd1eeabbad15): Megatron-LM has no
+// virtual_pipeline_model_parallel_size option and derives the value from num_virtual_stages_per_pipeline_rank
+// or num_layers_per_virtual_pipeline_stage, else none (megatron/training/arguments.py:741-771@d3528a21301d,
+// the Megatron-LM Primus pins).
+// Not said where the file writes what Megatron-LM derives it from (a pipeline layout, the stages per rank),
+// or where the value is 1 (no virtual pipeline either way).
+void not_applied_vpp(DriverKey& k, const std::vector<DriverKey>& keys) {
+  if (k.path->back() != "virtual_pipeline_model_parallel_size" || k.scalar.empty() || k.scalar == "null" ||
+      k.scalar == "~" || k.scalar == "1" || with_defaults(k.scalar) == std::optional<std::string>("1"))
+    return;
+  const bool derived_from_others = std::any_of(keys.begin(), keys.end(), [&](const DriverKey& other) {
+    const std::string& name = other.path->back();
+    return other.path->size() == k.path->size() && !other.scalar.empty() && other.scalar != "null" &&
+           (name == "pipeline_model_parallel_layout" || name == "num_virtual_stages_per_pipeline_rank" ||
+            name == "num_layers_per_virtual_pipeline_stage");
+  });
+  if (derived_from_others) return;
+  k.not_applied =
+      "Primus passes Megatron-LM only the keys its argparse defines, and Megatron-LM has no "
+      "virtual_pipeline_model_parallel_size option: it derives the virtual pipeline from "
+      "num_virtual_stages_per_pipeline_rank or num_layers_per_virtual_pipeline_stage";
+  k.runs = "no virtual pipeline (Megatron-LM's default)";
+  k.fix = "write num_virtual_stages_per_pipeline_rank with the same value";
+}
+
 // What Primus does with the layout it hands to Megatron-LM: its build_args patch turns sequence
 // parallelism off at TP 1 (primus/backends/megatron/patches/args/sequence_parallel_tp1_patches.py:11-40
 // @fd1eeabbad15).
@@ -100,6 +126,7 @@ class PrimusExperiment final : public DocumentAdapter {
       if (p.size() > 3 && p[0] == "modules" && p[1] == module && p[2] == "overrides") {
         read_under(k, 3, {"model"});
         k.quiet = true;  // Primus's and the back end's own switches sit beside Megatron-LM's arguments
+        not_applied_vpp(k, keys);
       } else {
         k.own_key = true;  // work_group, exp_name, workspace, platform, the module's own fields
       }
@@ -137,6 +164,7 @@ class PrimusPreset final : public DocumentAdapter {
       if (k.path->size() == 1 && (*k.path)[0] != "extends" && (*k.path)[0] != "bases") {
         read_under(k, 0, {"model"});
         k.quiet = true;  // Primus's own keys sit beside Megatron-LM's arguments
+        not_applied_vpp(k, keys);
       } else {
         k.own_key = true;
       }

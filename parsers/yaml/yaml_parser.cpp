@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <map>
 #include <set>
@@ -303,7 +304,8 @@ class DocumentExtractor {
     std::vector<DriverKey>& keys = built ? *built : own;
     std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
     std::vector<Fact> computed;  // what the framework computes from several keys
-    bool claimed = false;        // a framework's adapter reads the document
+    std::map<std::size_t, std::array<std::string, 3>> not_applied;  // entry -> how, what runs, the fix
+    bool claimed = false;  // a framework's adapter reads the document
     if (auto driver = adapters_.read(keys)) {
       claimed = true;
       if (driver->not_megatron) return std::nullopt;
@@ -327,6 +329,8 @@ class DocumentExtractor {
         job.config_files.push_back(std::move(base));
       }
       for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (!keys[i].not_applied.empty())
+          not_applied.emplace(i, std::array<std::string, 3>{keys[i].not_applied, keys[i].runs, keys[i].fix});
         skip[i] = keys[i].own_key || keys[i].dropped;
         quiet[i] = keys[i].quiet;
         if (!keys[i].read_as.empty()) read_paths_[i] = &keys[i].read_as;
@@ -350,6 +354,7 @@ class DocumentExtractor {
     // A key twice in one document: the later one wins (PyYAML; OmegaConf refuses the file). A value
     // brought in by a merge key is overridden, not in conflict.
     SettingList settings;
+    std::vector<Conflict> ignored_settings;
     std::vector<std::size_t> unplaced;  // a setting's own name at a path no reader places
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const Entry& e = entries_[i];
@@ -373,10 +378,23 @@ class DocumentExtractor {
       fact.spelling = join(path);
       fact.priority = match->priority;
       fact.value = typed_value(node_value(e, resolver, fact), key_type(match->key), match->inverted);
+      if (auto ignored = not_applied.find(i); ignored != not_applied.end()) {
+        // Written, never applied: PL802 says so where it is written; the job runs without it.
+        Conflict c;
+        c.winner.key = fact.key;
+        c.winner.value = Value::null();
+        c.winner.spelling = ignored->second[1];
+        c.loser = std::move(fact);
+        c.not_applied = ignored->second[0];
+        c.fix = ignored->second[2];
+        ignored_settings.push_back(std::move(c));
+        continue;
+      }
       settings.add(std::move(fact),
                    e.from_merge ? SettingList::Source::kInherited : SettingList::Source::kWritten);
     }
     job.conflicts = settings.take_conflicts();
+    job.conflicts.insert(job.conflicts.end(), ignored_settings.begin(), ignored_settings.end());
     job.facts = settings.take_facts();
     job.facts.insert(job.facts.end(), computed.begin(), computed.end());
     // Nothing here is a setting where a framework parlint reads it: the document is no configuration
