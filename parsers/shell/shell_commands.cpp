@@ -492,16 +492,21 @@ void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env
     auto owned = std::make_unique<SourceText>(text);
     const SourceText* ptr = owned.get();
     files_.push_back({c.lexically_normal().string(), ptr, std::move(owned)});
-    Source s{std::string(ptr->text()), {}, static_cast<int>(files_.size() - 1)};
+    auto s =
+        std::make_unique<Source>(Source{std::string(ptr->text()), {}, static_cast<int>(files_.size() - 1)});
     Context inner = ctx;
     ++inner.nesting;
     inner.source_stack.push_back(key);
-    TsTree tree(ts_parser_parse_string(thread_bash_parser(), nullptr, s.text.data(),
-                                       static_cast<std::uint32_t>(s.text.size())));
+    TsTree tree(ts_parser_parse_string(thread_bash_parser(), nullptr, s->text.data(),
+                                       static_cast<std::uint32_t>(s->text.size())));
     if (tree) {
-      walk_children(ts_tree_root_node(tree.get()), s, env, inner, 0);  // assignments flow back
-      // Its functions live as long as its tree: the ones it never called are read now.
-      walk_uncalled_functions(s, env, inner);
+      walk_children(ts_tree_root_node(tree.get()), *s, env, inner, 0);  // assignments flow back
+      // Its functions live as long as its tree: kept, the script that sourced it can call them (bash
+      // defines them in the sourcing shell); past the limit, the ones it never called are read now.
+      if (kept_sources_.size() < kMaxKeptSources)
+        kept_sources_.push_back({std::move(s), std::move(tree)});
+      else
+        walk_uncalled_functions(*s, env, inner);
     }
     ctx.all_export = inner.all_export;
     if (inner.unread_source && !ctx.unread_source) ctx.unread_source = inner.unread_source;

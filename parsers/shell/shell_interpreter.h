@@ -215,6 +215,13 @@ class ShellParser {
     std::optional<std::set<std::string>> locals;  // its local / declare names, found at its first call
   };
   std::map<std::string, ShellFunction> functions_;
+  // Sourced files whose functions the script may call later: their text and tree outlive the `source`.
+  struct KeptSource {
+    std::unique_ptr<Source> src;
+    TsTree tree;
+  };
+  std::vector<KeptSource> kept_sources_;
+  static constexpr std::size_t kMaxKeptSources = 32;
   std::set<std::string> running_functions_;  // a function that calls itself is not followed
   // Whether the script runs a command other than those that set variables (only_sets_variables).
   bool runs_programs_ = false;

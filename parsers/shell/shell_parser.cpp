@@ -25,6 +25,8 @@ ParsedFile ShellParser::run() {
   auto self = std::filesystem::weakly_canonical(files_[0].path, ec);
   if (!ec) ctx.source_stack.push_back(self.string());  // a sourced file that sources us back stops here
   parse_and_walk(src, env, ctx, /*read_directives=*/true, /*report_errors=*/true);
+  // Functions of sourced files the script never called are read at its end, as its own are.
+  for (const KeptSource& kept : kept_sources_) walk_uncalled_functions(*kept.src, env, ctx);
   // What was read before stays: a launch sees only the lines above it. The rest is unread (PL903).
   if (budget_.exhausted())
     out_.unread.push_back(

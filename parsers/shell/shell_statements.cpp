@@ -90,13 +90,18 @@ void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int 
 
 bool ShellParser::call_function(const std::string& name, const Source& src, Env& env, Context& ctx) {
   auto it = functions_.find(name);
-  if (it == functions_.end() || it->second.src != &src || running_functions_.count(name)) return false;
+  // A function of this shell: written in the same text, or in files it sourced (a `bash -c` string runs
+  // in a child shell, which does not have the caller's functions).
+  if (it == functions_.end() || running_functions_.count(name) ||
+      (it->second.src != &src && (src.file < 0 || it->second.src->file < 0)))
+    return false;
   ShellFunction& fn = it->second;
+  const Source& text = *fn.src;  // where the body is written (this file, or one it sourced)
   if (++fn.calls > kMaxCallsPerFunction) return true;
   // `local` and `declare` names stay the function's: they get their values back after it.
   if (!fn.locals) {
     fn.locals.emplace();
-    std::string_view body = std::string_view(src.text).substr(
+    std::string_view body = std::string_view(text.text).substr(
         ts_node_start_byte(fn.body), ts_node_end_byte(fn.body) - ts_node_start_byte(fn.body));
     const bool declares = body.find("local") != std::string_view::npos ||
                           body.find("declare") != std::string_view::npos ||
@@ -104,9 +109,9 @@ bool ShellParser::call_function(const std::string& name, const Source& src, Env&
     // Declared at the body's top level, where functions declare them.
     for (TSNode n : NamedChildren(fn.body)) {
       if (!declares || node_type(n) != "declaration_command") continue;
-      std::string_view t = std::string_view(src.text).substr(ts_node_start_byte(n), 8);
+      std::string_view t = std::string_view(text.text).substr(ts_node_start_byte(n), 8);
       if (t.starts_with("local") || t.starts_with("declare") || t.starts_with("typeset"))
-        assigned_names(n, src, *fn.locals, 0);
+        assigned_names(n, text, *fn.locals, 0);
     }
   }
   // The caller's values of the function's local names, given back after it (no copy of the variables).
@@ -117,7 +122,7 @@ bool ShellParser::call_function(const std::string& name, const Source& src, Env&
   }
   running_functions_.insert(name);
   Context inner = ctx;
-  walk(fn.body, src, env, inner, 1);
+  walk(fn.body, text, env, inner, 1);
   running_functions_.erase(name);
   for (auto& [local, value] : saved) {
     if (value)
