@@ -12,7 +12,8 @@ namespace PARLINT_UNITY_ID {
 constexpr Key kReads[] = {Key::kTensorModelParallelSize, Key::kPipelineModelParallelSize,
                           Key::kContextParallelSize,     Key::kGlobalBatchSize,
                           Key::kMicroBatchSize,          Key::kWorldSize,
-                          Key::kRolloutStepBatchSize};
+                          Key::kRolloutStepBatchSize,    Key::kRolloutSamples,
+                          Key::kRolloutGroupSize};
 
 constexpr RuleInfo kInfo{"PL503",
                          "batch-divisibility",
@@ -38,6 +39,15 @@ slime with `--num-steps-per-rollout S` sets the global batch itself, `--rollout-
 (`slime/utils/arguments.py:1972-1980@624b824a898a`); the batch it sets is then checked like any other,
 since slime builds Megatron-Core's microbatch calculator with it
 (`slime/backends/megatron_utils/initialize.py:78-86@624b824a898a`).
+
+ChatLearn's GRPO (`chatlearn/entrypoint.py grpo --config-file X.yaml key=value ...`) checks its own batch
+settings before it starts Ray, as written in the launch's overrides or its config file:
+`runtime_args.sample_per_episode` (the samples one episode generates) must be a multiple of
+`models.policy.num_inference_per_prompt` (the responses per prompt;
+`chatlearn/algorithm/grpo.py:140-141@b7af31a972eb`) and of `runtime_args.train_global_batch_size`, whose
+quotient is the number of training steps of an episode
+(`chatlearn/configs/runtime_config.py:211-216@b7af31a972eb`). Only values written in both places are
+compared: a default (32 responses per prompt) never is.
 
 ## Why
 The microbatch calculator asserts "global batch size (GBS) is not divisible by micro batch size (MBS)
@@ -73,6 +83,9 @@ Refused at start-up (unless `decrease_batch_size_if_needed`, which silently roun
   asserted, then at least one microbatch)
 - Megatron-LM `megatron/core/num_microbatches_calculator.py:368-379@d98e8a64ddf3`
   (`decrease_batch_size_if_needed` rounds GBS down)
+- ChatLearn `chatlearn/algorithm/grpo.py:140-141@b7af31a972eb` (sample_per_episode against
+  num_inference_per_prompt) and `chatlearn/configs/runtime_config.py:211-216@b7af31a972eb`
+  (sample_per_episode against train_global_batch_size)
 - Megatron-Bridge `src/megatron/bridge/training/initialize.py:115@067f987df03b` and NeMo
   `nemo/lightning/megatron_init.py:183@8cfedd720346` (both use this calculator)
 )md",
@@ -134,6 +147,34 @@ class BatchDivisibility final : public Rule {
     return true;
   }
 
+  // The framework's own divisibilities between two of its batch settings, both written (a default is
+  // never compared).
+  static void own_divisibility(const Job& job, const DivisibilityCheck& check, std::vector<Finding>& out) {
+    auto written = [&](Key k) -> const Fact* {
+      const Fact* f = job.fact(k);
+      return f && f->location.in_file() && !f->weak ? f : nullptr;
+    };
+    const Fact* of = written(check.of);
+    const Fact* by = written(check.by);
+    if (!of || !by) return;
+    auto a = of->value.as_int(), b = by->value.as_int();
+    if (!a || !b || *a <= 0 || *b <= 0 || *a % *b == 0) return;
+    std::vector<std::int64_t> near;
+    if (*a / *b > 0) near.push_back(*a / *b * *b);
+    near.push_back((*a / *b + 1) * *b);
+    auto fill_in = [&](const std::string& text) {
+      return fmt::format(fmt::runtime(text), fmt::arg("of", *a), fmt::arg("by", *b),
+                         fmt::arg("of_spelling", of->spelling), fmt::arg("by_spelling", by->spelling),
+                         fmt::arg("near", join_numbers(near, " or ")));
+    };
+    Finding f;
+    f.location = of->location;
+    f.message = fill_in(check.refusal);
+    f.help = fill_in(check.help);
+    f.related.push_back({by->location, fmt::format("{}={} set here", by->spelling, *b)});
+    out.push_back(std::move(f));
+  }
+
   // With DP unknown: a global batch the micro-batch does not divide is refused at every DP, since
   // micro_batch_size·DP must divide it (Megatron's microbatch calculator; a framework with a batch check
   // of its own decides for itself).
@@ -160,6 +201,7 @@ class BatchDivisibility final : public Rule {
   }
 
   void check_job(const Job& job, std::vector<Finding>& out) const override {
+    for (const DivisibilityCheck& check : job.driver_traits().divisibility) own_divisibility(job, check, out);
     auto gbs = job.get_int(Key::kGlobalBatchSize), mbs = job.get_int(Key::kMicroBatchSize);
     // A framework that builds Megatron itself may check the batch first, its own way (its adapter says).
     const std::optional<BatchCheck>& own = job.driver_traits().batch;

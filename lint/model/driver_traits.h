@@ -35,6 +35,17 @@ struct BatchCheck {
   bool fix = true;      // rewriting the written batch is the fix (not when it is a product of settings)
 };
 
+// A divisibility the framework asserts between two of its own batch settings before it starts (ChatLearn's
+// sample_per_episode against its trainer batch and its group size), checked (PL503) only where both are
+// written. Templates name {of} and {by} (the two values), {of_spelling} and {by_spelling} (how they are
+// written) and {near} (the nearest multiples of {by}).
+struct DivisibilityCheck {
+  Key of;
+  Key by;
+  std::string refusal;  // the finding's message
+  std::string help;
+};
+
 // One refusal of the framework's rollout (generation) engine, on the engine's sizes as its adapter reads
 // them (Key::kRollout*; a size not written is 1). Templates name {tp} {dp} {pp} {ep} {tpdp} (TP x DP) and
 // {engine} (the engine's name).
@@ -79,8 +90,9 @@ struct DriverTraits {
   // It raises at start-up when tp_comm_overlap is on without sequence parallelism (PL207 is an error
   // with its name), where Megatron-Core alone would only log and run without the overlap.
   bool refuses_tp_comm_overlap_without_sp = false;
-  std::vector<DriverDefault> defaults;  // its defaults, below what the job writes
-  std::optional<BatchCheck> batch;      // its own check of the global batch (PL503)
+  std::vector<DriverDefault> defaults;          // its defaults, below what the job writes
+  std::optional<BatchCheck> batch;              // its own check of the global batch (PL503)
+  std::vector<DivisibilityCheck> divisibility;  // its own checks between its batch settings (PL503)
   // Its data-parallel sharding settings are its own engine's, not Megatron-Core's FSDP (PL602 does not
   // apply).
   bool fsdp_settings_its_own = false;

@@ -102,6 +102,8 @@ namespace parlint {
   X(kRolloutName, "rollout_name", kAny)                                                        \
   X(kRolloutAsyncEngine, "rollout_async_engine", kBool)                                        \
   X(kRolloutStepBatchSize, "rollout_step_batch_size", kInt)                                    \
+  X(kRolloutSamples, "rollout_samples", kInt)                                                  \
+  X(kRolloutGroupSize, "rollout_group_size", kInt)                                             \
   X(kNodes, "nodes", kInt)                                                                     \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                       \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                                   \

@@ -32,6 +32,24 @@ DriverTraits chatlearn_traits() {
                  "divisible by models.policy_trainer.num_replica ... times "
                  "models.policy_trainer.replica_dp_size ...\"",
                  "", true};
+  // Its validate() checks the samples of an episode against the responses per prompt
+  // (chatlearn/algorithm/grpo.py:140-141@b7af31a972eb) and against the trainer's batch, whose quotient is
+  // an episode's training steps (chatlearn/configs/runtime_config.py:211-216@b7af31a972eb).
+  t.divisibility = {
+      {Key::kRolloutSamples, Key::kRolloutGroupSize,
+       "runtime_args.sample_per_episode={of} is not a multiple of "
+       "models.policy.num_inference_per_prompt={by}; "
+       "ChatLearn's validate() asserts \"runtime_args.sample_per_episode must be divisible by "
+       "models.policy.num_inference_per_prompt\" before it starts",
+       "use a runtime_args.sample_per_episode that is a multiple of {by} (e.g. {near})"},
+      {Key::kRolloutSamples, Key::kGlobalBatchSize,
+       "runtime_args.sample_per_episode={of} is not a multiple of runtime_args.train_global_batch_size={by} "
+       "(an episode trains in sample_per_episode / train_global_batch_size steps); ChatLearn's validate() "
+       "asserts \"runtime_args.sample_per_episode must be divisible by "
+       "runtime_args.train_global_batch_size\" "
+       "before it starts",
+       "use a runtime_args.sample_per_episode that is a multiple of {by} (e.g. {near}), or a "
+       "train_global_batch_size that divides {of}"}};
   // Its rollout (models.policy) takes neither expert nor pipeline parallelism, and its TP must divide the
   // GPUs it shares with the trainer (chatlearn/configs/policy_config.py:85-90@b7af31a972eb).
   using When = RolloutRefusal::When;
@@ -100,13 +118,20 @@ class ChatLearn final : public LaunchAdapter {
         path = std::string(key.substr(kTrainer.size()));
       else if (key == "runtime_args.train_global_batch_size")
         path = "global_batch_size";
+      else if (key == "runtime_args.sample_per_episode")
+        path = "rollout_samples";
+      else if (key == "models.policy.num_inference_per_prompt")
+        path = "rollout_group_size";
       else if (key == "models.policy.tensor_model_parallel_size" && !policy_gpus_given)
         path = "rollout_tensor_parallel_size";
       else if (key == "models.policy.expert_model_parallel_size")
         path = "rollout_expert_parallel_size";
       else if (key == "models.policy.pipeline_model_parallel_size")
         path = "rollout_pipeline_parallel_size";
-      if (!path.empty()) settings.push_back(NamedSetting{path, std::string(value), &args[i], path});
+      // ChatLearn's own batch settings are named as written; the rest as the Megatron field they are.
+      std::string spelling =
+          path.starts_with("rollout_") && !path.ends_with("parallel_size") ? std::string(key) : path;
+      if (!path.empty()) settings.push_back(NamedSetting{path, std::string(value), &args[i], spelling});
     }
     RoleLaunch role;
     // The checkpoints the trainer and the rollout load name the model they train (a converted copy of it).
@@ -117,6 +142,26 @@ class ChatLearn final : public LaunchAdapter {
         role.model_references.push_back(ModelReference{std::string(load.substr(0, load.size() - 1)),
                                                        it->text.substr(load.size()), it->location});
     role.settings = read_named_settings(settings);
+    // The runtime's responses per prompt are what a config's models.policy.num_inference_per_prompt
+    // interpolates (template/grpo_fsdp.yaml: ${runtime_args.num_inference_per_prompt}): the policy's is then
+    // unknown here, whatever the config file says.
+    auto last_written = [&](std::string_view prefix) {
+      auto it =
+          std::find_if(args.rbegin(), args.rend(), [&](const Word& a) { return a.text.starts_with(prefix); });
+      return it == args.rend() ? nullptr : &*it;
+    };
+    if (const Word* runtime = last_written("runtime_args.num_inference_per_prompt=");
+        runtime && !last_written("models.policy.num_inference_per_prompt=")) {
+      Fact f;
+      f.key = Key::kRolloutGroupSize;
+      f.value = Value::unknown(
+          "runtime_args.num_inference_per_prompt is overridden, which the config's "
+          "models.policy.num_inference_per_prompt may interpolate");
+      f.location = runtime->location;
+      f.origin = Origin::kOverride;
+      f.spelling = "models.policy.num_inference_per_prompt";
+      role.settings.facts.push_back(std::move(f));
+    }
     role.settings.config_files = std::move(config_files);
     return {std::move(role)};
   }
@@ -191,6 +236,13 @@ class ChatLearnConfig final : public DocumentAdapter {
         k.quiet = true;  // ChatLearn's own switches (trainable, packing, ...) sit beside Megatron's fields
       } else if (p == std::vector<std::string>{"runtime_args", "train_global_batch_size"}) {
         k.read_as = {"train", "global_batch_size"};
+      } else if (p == std::vector<std::string>{"runtime_args", "sample_per_episode"}) {
+        k.read_as = {"model",
+                     "rollout_samples"};  // validate()'s checks (grpo.py:140-141, runtime_config.py:211-216)
+        k.quiet = true;
+      } else if (p == std::vector<std::string>{"models", "policy", "num_inference_per_prompt"}) {
+        k.read_as = {"model", "rollout_group_size"};
+        k.quiet = true;
       } else if (p == std::vector<std::string>{"models", "policy", "tensor_model_parallel_size"} &&
                  policy_on_trainer_gpus) {
         // The rollout engine on the trainer's GPUs (models.policy.num_gpu: ${models.policy_trainer.num_gpu}).

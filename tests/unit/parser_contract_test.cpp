@@ -32,6 +32,8 @@ const std::map<Key, const char*> kComputed = {
     {Key::kRolloutName, "a framework adapter"},
     {Key::kRolloutAsyncEngine, "a framework adapter"},
     {Key::kRolloutStepBatchSize, "a framework adapter"},
+    {Key::kRolloutSamples, "a framework adapter"},
+    {Key::kRolloutGroupSize, "a framework adapter"},
     {Key::kChecksCudaDeviceMaxConnections, "the Megatron checkout a launch runs (framework source)"},
 };
 
