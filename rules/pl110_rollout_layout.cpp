@@ -20,6 +20,8 @@ constexpr Key kReads[] = {Key::kRolloutTensorParallelSize,
                           Key::kRolloutWorldSize,
                           Key::kRolloutName,
                           Key::kRolloutAsyncEngine,
+                          Key::kRolloutGpusPerEngine,
+                          Key::kRolloutDpAttention,
                           Key::kWorldSize};
 
 constexpr RuleInfo kInfo{"PL110",
@@ -51,6 +53,17 @@ against its own GPUs and against what the framework accepts for it, with the fra
 - **ms-swift**'s Megatron GRPO with `--vllm_mode colocate` runs vLLM on the training ranks in groups of
   `--vllm_tensor_parallel_size`, which must divide the world size
   (`swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623`).
+- **slime** (`train.py` with `--rollout-num-gpus-per-engine`) splits each SGLang engine's GPUs into
+  SGLang's TP x PP and asserts that `--sglang-pp-size` divides them; it asserts
+  `--sglang-enable-dp-attention` whenever `--sglang-dp-size` > 1, with no message
+  (`slime/backends/sglang_utils/arguments.py:173-184@624b824a898a`). It counts its engines by floor
+  division of the rollout's GPUs (`--rollout-num-gpus`, or under `--colocate` the actor's
+  `--actor-num-nodes x --actor-num-gpus-per-node` when it is not written:
+  `slime/utils/arguments.py:1951-1952@624b824a898a`) by the GPUs of one engine
+  (`slime/ray/rollout.py:1031-1035@624b824a898a`): a remainder stays idle without a message, which is
+  reported as a warning, for engines within a node (`--num-gpus-per-node`, default 8) that slime starts
+  itself (no `--sglang-config`, `--prefill-num-servers` or external engines). DP attention counts as
+  off only when every argument of the launch is known.
 
 Only values written in the launch or its configs are checked: an engine size left to the framework's
 default, or a GPU count that is unknown, keeps the rule quiet.
@@ -79,7 +92,8 @@ python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer \
 ```
 
 ## Framework behaviour
-verl, NeMo-RL, ChatLearn and ms-swift refuse to start with the messages quoted in the findings. A
+verl, NeMo-RL, ChatLearn, ms-swift and slime refuse to start with the messages quoted in the findings;
+slime's idle rollout GPUs are a warning, since it runs with fewer engines. A
 separate rule from PL102, so that a team can turn the engine checks off (`--ignore PL110`) without
 losing the world-size check of the trainer.
 
@@ -92,6 +106,9 @@ losing the world-size check of the trainer.
 - NeMo-RL `nemo_rl/algorithms/grpo.py:862-911@7ea279abfbeb` (the non-colocated generation's GPUs)
 - ChatLearn `chatlearn/configs/policy_config.py:85-90@b7af31a972eb`
 - ms-swift `swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623`
+- slime `slime/backends/sglang_utils/arguments.py:173-184@624b824a898a` (engine GPUs against SGLang's
+  PP; DP attention for SGLang's DP), `slime/ray/rollout.py:1031-1035@624b824a898a` (engines by floor
+  division), `slime/utils/arguments.py:1951-1952@624b824a898a` (colocated rollout GPUs)
 )md",
                          kReads};
 
@@ -99,11 +116,13 @@ losing the world-size check of the trainer.
 struct EngineSizes {
   std::int64_t tp = 1, dp = 1, pp = 1, ep = 1;
   std::string engine;
+  std::int64_t engine_gpus = 0;
 };
 
 std::string fill(const std::string& text, const EngineSizes& s) {
   return fmt::format(fmt::runtime(text), fmt::arg("tp", s.tp), fmt::arg("dp", s.dp), fmt::arg("pp", s.pp),
-                     fmt::arg("ep", s.ep), fmt::arg("tpdp", s.tp * s.dp), fmt::arg("engine", s.engine));
+                     fmt::arg("ep", s.ep), fmt::arg("tpdp", s.tp * s.dp), fmt::arg("engine", s.engine),
+                     fmt::arg("engine_gpus", s.engine_gpus));
 }
 
 class RolloutLayout final : public Rule {
@@ -130,7 +149,14 @@ class RolloutLayout final : public Rule {
     const Fact* name = job.fact(Key::kRolloutName);
     std::optional<std::string> engine;
     if (name && name->value.kind() == Value::Kind::kString) engine = name->value.text();
-    EngineSizes sizes{t.value_or(1), d.value_or(1), p.value_or(1), e.value_or(1), engine.value_or("")};
+    const Fact* gpus = written(Key::kRolloutGpusPerEngine);
+    auto g = gpus ? gpus->value.as_int() : std::nullopt;
+    const Fact* dp_written = written(Key::kRolloutDataParallelSize);
+    auto dw = dp_written ? dp_written->value.as_int() : std::nullopt;
+    const Fact* dp_attention = job.fact(Key::kRolloutDpAttention);
+    auto attention = dp_attention ? dp_attention->value.as_bool() : std::nullopt;
+    EngineSizes sizes{t.value_or(1), d.value_or(1),       p.value_or(1),
+                      e.value_or(1), engine.value_or(""), g.value_or(0)};
 
     for (const RolloutRefusal& r : traits.refusals) {
       using When = RolloutRefusal::When;
@@ -157,6 +183,12 @@ class RolloutLayout final : public Rule {
           break;
         case When::kPipelineWithoutAsync:
           refused = p && *p > 1 && async == false;
+          break;
+        case When::kEngineGpusNotMultipleOfPp:
+          refused = p && *p > 1 && g && *g > 0 && *g % *p != 0;
+          break;
+        case When::kDataParallelWithoutDpAttention:
+          refused = dw && *dw > 1 && attention == false;
           break;
       }
       if (!refused) continue;
@@ -207,10 +239,36 @@ class RolloutLayout final : public Rule {
     out.push_back(std::move(f));
   }
 
+  // A framework that counts its engines by floor division of its rollout GPUs leaves the rest idle
+  // (slime/ray/rollout.py:1031-1035@624b824a898a): a warning, with both counts written.
+  static void check_idle_gpus(const Job& job, const RolloutTraits& traits, std::vector<Finding>& out) {
+    if (traits.idle_gpus_warning.empty()) return;
+    const Fact* world = job.fact(Key::kRolloutWorldSize);
+    const Fact* per_engine = job.fact(Key::kRolloutGpusPerEngine);
+    if (!world || !per_engine || !per_engine->location.in_file() || world->weak || per_engine->weak) return;
+    auto w = world->value.as_int(), g = per_engine->value.as_int();
+    if (!w || !g || *w <= 0 || *g <= 0 || *w % *g == 0) return;
+    auto with_counts = [&](const std::string& text) {
+      return fmt::format(fmt::runtime(text), fmt::arg("world", *w), fmt::arg("engine_gpus", *g),
+                         fmt::arg("engines", *w / *g), fmt::arg("idle", *w % *g),
+                         fmt::arg("spelling", world->spelling));
+    };
+    Finding f;
+    f.location = per_engine->location;
+    f.severity = Severity::kWarning;
+    f.message = with_counts(traits.idle_gpus_warning);
+    f.help = with_counts(traits.idle_gpus_help);
+    if (world->location.in_file())
+      f.related.push_back({world->location, with_counts("{spelling} = {world}")});
+    out.push_back(std::move(f));
+  }
+
   void check_job(const Job& job, std::vector<Finding>& out) const override {
     const auto& rollout = job.driver_traits().rollout;
     if (!rollout) return;
     check_rollout_layout(job, *rollout, out);
+    check_idle_gpus(job, *rollout, out);
+    if (rollout->world_refusal.empty()) return;
     // The engine's GPUs: its own where the framework gives it some, else the trainer's.
     const Fact* own = job.fact(Key::kRolloutWorldSize);
     auto rollout_world = own ? own->value.as_int() : job.get_int(Key::kWorldSize);

@@ -47,17 +47,19 @@ struct DivisibilityCheck {
 };
 
 // One refusal of the framework's rollout (generation) engine, on the engine's sizes as its adapter reads
-// them (Key::kRollout*; a size not written is 1). Templates name {tp} {dp} {pp} {ep} {tpdp} (TP x DP) and
-// {engine} (the engine's name).
+// them (Key::kRollout*; a size not written is 1). Templates name {tp} {dp} {pp} {ep} {tpdp} (TP x DP),
+// {engine} (the engine's name) and {engine_gpus} (Key::kRolloutGpusPerEngine).
 struct RolloutRefusal {
   enum class When {
-    kEpNotTpTimesDp,        // EP > 1 other than TP x DP
-    kPipelineOnEngines,     // PP > 1 on one of `engines`
-    kExpertParallel,        // EP > 1 at all
-    kPipeline,              // PP > 1 at all
-    kEpNotMultipleOfTp,     // EP > 1 not a multiple of TP
-    kEpNotTpWhenAsync,      // EP > 1, a multiple of TP other than TP, with the async engine on
-    kPipelineWithoutAsync,  // PP > 1 with the async engine off
+    kEpNotTpTimesDp,                  // EP > 1 other than TP x DP
+    kPipelineOnEngines,               // PP > 1 on one of `engines`
+    kExpertParallel,                  // EP > 1 at all
+    kPipeline,                        // PP > 1 at all
+    kEpNotMultipleOfTp,               // EP > 1 not a multiple of TP
+    kEpNotTpWhenAsync,                // EP > 1, a multiple of TP other than TP, with the async engine on
+    kPipelineWithoutAsync,            // PP > 1 with the async engine off
+    kEngineGpusNotMultipleOfPp,       // PP > 1 not dividing the GPUs of one engine (both written)
+    kDataParallelWithoutDpAttention,  // DP > 1 (written) with DP attention off (Key::kRolloutDpAttention)
   };
   When when;
   Key at;  // the setting the finding is placed on
@@ -80,6 +82,11 @@ struct RolloutTraits {
   std::string own_gpus = {};
   std::string shared_gpus = {};
   std::string own_gpus_note = {};  // on the setting that gives the engine its GPUs; empty: not pointed at
+  // A framework that counts its engines by floor division (Key::kRolloutWorldSize over
+  // Key::kRolloutGpusPerEngine) leaves the remainder idle: a warning, when not empty. Templates name
+  // {world}, {engine_gpus}, {engines} (how many it starts), {idle} and {spelling} (how the GPUs are written).
+  std::string idle_gpus_warning = {};
+  std::string idle_gpus_help = {};
 };
 
 struct DriverTraits {

@@ -104,6 +104,8 @@ namespace parlint {
   X(kRolloutStepBatchSize, "rollout_step_batch_size", kInt)                                    \
   X(kRolloutSamples, "rollout_samples", kInt)                                                  \
   X(kRolloutGroupSize, "rollout_group_size", kInt)                                             \
+  X(kRolloutGpusPerEngine, "rollout_gpus_per_engine", kInt)                                    \
+  X(kRolloutDpAttention, "rollout_dp_attention", kBool)                                        \
   X(kNodes, "nodes", kInt)                                                                     \
   X(kGpusPerNode, "gpus_per_node", kInt)                                                       \
   X(kNtasksPerNode, "ntasks_per_node", kInt)                                                   \

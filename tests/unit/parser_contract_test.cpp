@@ -34,6 +34,8 @@ const std::map<Key, const char*> kComputed = {
     {Key::kRolloutStepBatchSize, "a framework adapter"},
     {Key::kRolloutSamples, "a framework adapter"},
     {Key::kRolloutGroupSize, "a framework adapter"},
+    {Key::kRolloutGpusPerEngine, "a framework adapter"},
+    {Key::kRolloutDpAttention, "a framework adapter"},
     {Key::kChecksCudaDeviceMaxConnections, "the Megatron checkout a launch runs (framework source)"},
 };
 
