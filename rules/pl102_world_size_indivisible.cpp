@@ -44,6 +44,12 @@ TP·PP·CP·(S/TP) (`parallel_state.py:806-823@d98e8a64ddf3`), and S must be a m
 The rollout and generation engines of the post-training frameworks (verl, NeMo-RL, ChatLearn,
 ms-swift) are checked against their own GPUs by PL110 rollout-layout.
 
+A NeMo-RL policy trains on its share of `cluster.num_nodes x cluster.gpus_per_node`: generation that is
+not colocated takes GPUs of a single node or whole nodes of several, and so does a reward model when the
+data routes a task to it (`data.{train,validation,default}.env_name: reward_model`;
+`env.reward_model.resources.gpus_per_node` of a single node, `.num_nodes` of several:
+`nemo_rl/algorithms/grpo.py:759-818@7ea279abfbeb`). The world checked is that share, as NeMo-RL computes it.
+
 ## Why
 `parallel_state.initialize_model_parallel` raises `RuntimeError: world_size (W) is not divisible by
 TP·PP·CP` for the dense mesh and `... is not divisible by expert_tensor_model_pipeline_parallel size`
@@ -91,6 +97,8 @@ multiplies it, so if that product does not divide the world size, no value of th
   called by `set_data_parallel_size`, line 1037)
 - Megatron-Bridge `src/megatron/bridge/models/transformer_config.py:87-88@067f987df03b` (unset ETP becomes
   1 when EP > 1)
+- NeMo-RL `nemo_rl/algorithms/grpo.py:759-818@7ea279abfbeb` (the reward model's nodes or GPUs leave the
+  policy the rest of the cluster) and `grpo.py:855-915@7ea279abfbeb` (non-colocated generation's share)
 )md",
                          kReads,
                          FixAvailability::kUnsafe};

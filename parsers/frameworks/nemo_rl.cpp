@@ -1,7 +1,8 @@
 // NeMo-RL (NVIDIA-NeMo/RL @ 7ea279abfbeb): policy.megatron_cfg.<field> (when megatron_cfg.enabled),
 // cluster.num_nodes / gpus_per_node, policy.train_global_batch_size / train_micro_batch_size /
 // max_total_sequence_length, policy.model_name; `defaults: parent.yaml` inherits another config.
-// Megatron-Bridge runs it. With generation not colocated the policy trains on its share of the cluster.
+// Megatron-Bridge runs it. With generation not colocated, or a reward model the data routes to, the policy
+// trains on its share of the cluster.
 #include "parsers/frameworks/nemo_rl.h"
 
 #include <algorithm>
@@ -17,10 +18,15 @@ namespace parlint {
 
 using namespace document_keys;
 
-// A reward model or distillation teachers take GPUs too: then the policy's share is unknown.
-ClusterShare split_non_colocated(const ClusterShareTerms& t) {
+// Distillation teachers or environment servers take GPUs too: then the policy's share is unknown. A reward
+// model the data routes to takes its GPUs of a single node, or its nodes of several (grpo.py:759-818).
+ClusterShare split_cluster(const ClusterShareTerms& t) {
   ClusterShare out;
+  out.colocated = !t.non_colocated();
   if (t.other_consumers) return out;
+  // An env.reward_model section where no config says which environments the data uses: whether it runs
+  // is not known.
+  if (t.reward_block && !t.reward_env.written) return out;
   auto int_of = [](const ClusterShareTerms::Term& term) -> std::optional<std::int64_t> {
     const std::string& s = term.text;
     if (!term.written || s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
@@ -33,7 +39,41 @@ ClusterShare split_non_colocated(const ClusterShareTerms& t) {
     return !k.written || k.text.empty() || k.text == "null";
   };
   if (!nodes || !gpus) return out;
-  if (*nodes == 1) {
+  // The reward model's share: GPUs of the one node, or whole nodes of several (grpo.py:759-779).
+  const bool rm = t.reward_model_on();
+  std::int64_t rm_nodes = 0, rm_gpus = 0;
+  if (rm) {
+    auto n = int_of(t.reward_nodes), g = int_of(t.reward_gpus_per_node);
+    if (*nodes == 1 ? !g : !n) return out;
+    rm_nodes = n.value_or(0);
+    rm_gpus = g.value_or(0);
+  }
+  const std::int64_t policy_nodes = *nodes == 1 ? 1 : *nodes - rm_nodes;
+  if (policy_nodes <= 0) {
+    out.refusal = "policy_nodes must be > 0, but got policy_nodes:" + std::to_string(policy_nodes) +
+                  " + rm_nodes:" + std::to_string(rm_nodes) + " = total_nodes:" + std::to_string(*nodes);
+    return out;
+  }
+  const std::string policy_nodes_from =
+      rm && *nodes > 1 ? "cluster.num_nodes - env.reward_model.resources.num_nodes" : "cluster.num_nodes";
+  const std::int64_t rm_on_node = rm && *nodes == 1 ? rm_gpus : 0;  // the reward model's GPUs on the node
+  const std::string rm_on_node_from = rm_on_node ? " - env.reward_model.resources.gpus_per_node" : "";
+  if (out.colocated) {  // generation on the policy's GPUs: only the reward model takes some (grpo.py:811-818)
+    const std::int64_t per_node = *gpus - rm_on_node;
+    if (per_node <= 0) {
+      out.refusal =
+          "policy.generation.colocated.resources.gpus_per_node must be > 0 when cluster.num_nodes = 1, but "
+          "got " +
+          std::to_string(per_node) + ".";
+      return out;
+    }
+    out.train_nodes = policy_nodes;
+    out.train_gpus_per_node = per_node;
+    out.nodes_from = policy_nodes_from;
+    out.gpus_from = "cluster.gpus_per_node" + rm_on_node_from;
+    return out;
+  }
+  if (policy_nodes == 1) {
     if (!rg || *rg <= 0) {
       if (is_null(t.generation_gpus_per_node))
         out.refusal =
@@ -47,17 +87,20 @@ ClusterShare split_non_colocated(const ClusterShareTerms& t) {
           "1 and inference is non-colocated";
       return out;
     }
-    if (*gpus - *rg <= 0) {
-      out.refusal = "No enough GPUs for training, train_gpus_per_node:" + std::to_string(*gpus - *rg) +
-                    " = cluster_config['gpus_per_node']:" + std::to_string(*gpus) +
-                    " - inference_gpus_per_node:" + std::to_string(*rg);
+    if (*gpus - *rg - rm_on_node <= 0) {
+      out.refusal =
+          "No enough GPUs for training, train_gpus_per_node:" + std::to_string(*gpus - *rg - rm_on_node) +
+          " = cluster_config['gpus_per_node']:" + std::to_string(*gpus) +
+          " - inference_gpus_per_node:" + std::to_string(*rg) +
+          (rm_on_node ? " - rm_gpus_per_node:" + std::to_string(rm_on_node) : "");
       return out;
     }
     out.train_nodes = 1;
-    out.train_gpus_per_node = *gpus - *rg;
+    out.train_gpus_per_node = *gpus - *rg - rm_on_node;
     out.generation_gpus = *rg;
-    out.nodes_from = "cluster.num_nodes";
-    out.gpus_from = "cluster.gpus_per_node - policy.generation.colocated.resources.gpus_per_node";
+    out.nodes_from = policy_nodes_from;
+    out.gpus_from =
+        "cluster.gpus_per_node - policy.generation.colocated.resources.gpus_per_node" + rm_on_node_from;
     out.generation_from = "policy.generation.colocated.resources.gpus_per_node";
     return out;
   }
@@ -74,14 +117,14 @@ ClusterShare split_non_colocated(const ClusterShareTerms& t) {
         "cluster.gpus_per_node when cluster.num_nodes > 1 and inference is non-colocated";
     return out;
   }
-  if (*nodes - *rn <= 0) {
+  if (policy_nodes - *rn <= 0) {
     out.refusal = "Non-colocated mode requires train_nodes > 0 and inference_nodes > 0";
     return out;
   }
-  out.train_nodes = *nodes - *rn;
+  out.train_nodes = policy_nodes - *rn;
   out.train_gpus_per_node = *gpus;
   out.generation_gpus = *rn * *rg;
-  out.nodes_from = "cluster.num_nodes - policy.generation.colocated.resources.num_nodes";
+  out.nodes_from = policy_nodes_from + " - policy.generation.colocated.resources.num_nodes";
   out.gpus_from = "cluster.gpus_per_node";
   out.generation_from =
       "policy.generation.colocated.resources.num_nodes x policy.generation.colocated.resources.gpus_per_node";
@@ -92,15 +135,27 @@ std::vector<Fact> cluster_share_facts(const ClusterShareTerms& terms, const Clus
                                       const Location& fallback, std::vector<std::string>& notes) {
   std::vector<Fact> out;
   auto at = [&](const ClusterShareTerms::Term& t) { return t.written ? t.at : fallback; };
-  Fact g;
-  g.key = Key::kRolloutWorldSize;
-  g.location = at(terms.generation_gpus_per_node);
-  g.origin = Origin::kYaml;
-  g.spelling = share.generation_gpus ? share.generation_from : "the generation's resources";
-  g.value = share.generation_gpus
-                ? Value::integer(*share.generation_gpus)
-                : Value::unknown("generation is not colocated and its GPUs are not known from its config");
-  out.push_back(std::move(g));
+  // Colocated, generation runs on the policy's GPUs and a reward model takes some of the cluster.
+  if (share.colocated) {
+    if (!share.train_nodes || !share.train_gpus_per_node) {
+      notes.push_back(share.refusal.empty()
+                          ? "the reward model takes GPUs of the cluster, and its share is not known: the "
+                            "policy's GPU count is unknown"
+                          : "the reward model takes GPUs of the cluster, and NeMo-RL refuses the split: \"" +
+                                share.refusal + "\"");
+      return out;
+    }
+  } else {
+    Fact g;
+    g.key = Key::kRolloutWorldSize;
+    g.location = at(terms.generation_gpus_per_node);
+    g.origin = Origin::kYaml;
+    g.spelling = share.generation_gpus ? share.generation_from : "the generation's resources";
+    g.value = share.generation_gpus
+                  ? Value::integer(*share.generation_gpus)
+                  : Value::unknown("generation is not colocated and its GPUs are not known from its config");
+    out.push_back(std::move(g));
+  }
   if (!share.train_nodes || !share.train_gpus_per_node) {
     notes.push_back(share.refusal.empty()
                         ? "generation is not colocated: the policy gets part of the cluster, so its GPU "
@@ -120,9 +175,11 @@ std::vector<Fact> cluster_share_facts(const ClusterShareTerms& terms, const Clus
     f.value = Value::integer(value);
     out.push_back(std::move(f));
   }
-  notes.push_back("generation is not colocated: the policy trains on " + std::to_string(*share.train_nodes) +
-                  " node(s) of " + std::to_string(*share.train_gpus_per_node) + " GPUs (" + share.nodes_from +
-                  "; " + share.gpus_from + "), nemo_rl/algorithms/grpo.py:862-915");
+  notes.push_back(
+      (share.colocated ? "the reward model takes GPUs of the cluster" : "generation is not colocated") +
+      std::string(": the policy trains on ") + std::to_string(*share.train_nodes) + " node(s) of " +
+      std::to_string(*share.train_gpus_per_node) + " GPUs (" + share.nodes_from + "; " + share.gpus_from +
+      "), nemo_rl/algorithms/grpo.py:" + (share.colocated ? "759-818" : "759-915"));
   return out;
 }
 
@@ -135,13 +192,23 @@ ClusterShareTerms cluster_terms(const std::vector<DriverKey>& keys) {
     const auto& p = *k.path;
     // `on_policy_distillation: null` is the root config's way of saying "off".
     bool off = k.scalar.empty() || k.scalar == "null" || k.scalar == "~";
-    bool consumer = starts_with(p, {"env", "reward_model"}) || starts_with(p, {"on_policy_distillation"}) ||
-                    starts_with(p, {"env", "nemo_gym"}) || starts_with(p, {"teacher"});
-    if (consumer && !(off && (p.size() == 1 || (p.size() == 2 && p[0] == "env")))) t.other_consumers = true;
+    bool section_off = off && (p.size() == 1 || (p.size() == 2 && p[0] == "env"));
+    bool consumer = starts_with(p, {"on_policy_distillation"}) || starts_with(p, {"env", "nemo_gym"}) ||
+                    starts_with(p, {"teacher"});
+    if (consumer && !section_off) t.other_consumers = true;
+    const bool reward = starts_with(p, {"env", "reward_model"});
+    if (reward && !section_off) t.reward_block = true;
     bool size_key = !p.empty() && (p.back() == "num_nodes" || p.back() == "gpus_per_node");
     if (size_key && !starts_with(p, {"cluster"}) &&
-        !starts_with(p, {"policy", "generation", "colocated", "resources"}))
+        !starts_with(p, {"policy", "generation", "colocated", "resources"}) && !reward)
       t.other_consumers = true;
+    // The environments the data routes its tasks to (nemo_rl/data/datasets/utils.py:291-311).
+    if (p.size() >= 3 && p[0] == "data" && (p[1] == "train" || p[1] == "validation" || p[1] == "default") &&
+        p.back() == "env_name" && !t.reward_env.text.starts_with("reward_model")) {
+      t.reward_env.written = true;
+      t.reward_env.text = k.scalar;
+      t.reward_env.at = k.location;
+    }
   }
   auto term = [&](std::initializer_list<const char*> path) {
     ClusterShareTerms::Term out;
@@ -157,6 +224,8 @@ ClusterShareTerms cluster_terms(const std::vector<DriverKey>& keys) {
   t.generation_nodes = term({"policy", "generation", "colocated", "resources", "num_nodes"});
   t.generation_gpus_per_node = term({"policy", "generation", "colocated", "resources", "gpus_per_node"});
   t.colocated = term({"policy", "generation", "colocated", "enabled"});
+  t.reward_nodes = term({"env", "reward_model", "resources", "num_nodes"});
+  t.reward_gpus_per_node = term({"env", "reward_model", "resources", "gpus_per_node"});
   return t;
 }
 
@@ -173,18 +242,19 @@ class ClusterTermsState final : public InheritedState {
     for (std::size_t i = 0; i < inherited.size(); ++i)
       if (const auto* parent = dynamic_cast<const ClusterTermsState*>(inherited[i]))
         merged.inherit(parent->terms_, i + 1 < inherited.size());
-    if (!merged.non_colocated()) return;
-    const bool own_split = terms_.non_colocated();
-    ClusterShare share = split_non_colocated(merged);
+    if (!merged.split()) return;
+    const bool own_split = terms_.split();
+    ClusterShare share = split_cluster(merged);
     if (own_split && !share.train_nodes && share.refusal.empty()) return;  // the file's own note stands
-    if (own_split && split_non_colocated(terms_).train_nodes) return;      // computed already
+    if (own_split && split_cluster(terms_).train_nodes) return;            // computed already
     // Generation moved off the policy's GPUs by a parent, or completed by one: replace the world the file
     // alone gave (its cluster.* read as colocated, or unknown).
     std::erase_if(job.facts, [](const Fact& f) {
       return f.key == Key::kNodes || f.key == Key::kGpusPerNode || f.key == Key::kRolloutWorldSize;
     });
-    std::erase_if(job.notes,
-                  [](const std::string& n) { return n.starts_with("generation is not colocated"); });
+    std::erase_if(job.notes, [](const std::string& n) {
+      return n.starts_with("generation is not colocated") || n.starts_with("the reward model takes");
+    });
     Location fallback = job.facts.empty() ? Location{} : job.facts.front().location;
     fallback.path = path;
     auto facts = cluster_share_facts(merged, share, fallback, job.notes);
@@ -309,10 +379,11 @@ class NemoRl final : public DocumentAdapter {
     if (const DriverKey* m = find(keys, {"policy", "model_name"})) out.model = m->scalar;
     ClusterShareTerms terms = cluster_terms(keys);
     out.inherited = std::make_shared<const ClusterTermsState>(terms);
-    out.world_unknown = terms.non_colocated();
-    // Generation on GPUs of its own: the policy's share of the cluster, placed where the terms are written.
+    out.world_unknown = terms.split();
+    // Generation or a reward model on GPUs of their own: the policy's share of the cluster, placed where the
+    // terms are written.
     if (out.world_unknown)
-      out.facts = cluster_share_facts(terms, split_non_colocated(terms), keys.front().location, out.notes);
+      out.facts = cluster_share_facts(terms, split_cluster(terms), keys.front().location, out.notes);
     for (auto& k : keys) {
       const auto& p = *k.path;
       if (starts_with(p, {"policy", "megatron_cfg"}) && p.size() > 2) {
