@@ -41,6 +41,16 @@ against its own GPUs and against what the framework accepts for it, with the fra
   it equals the engine's TP x DP (`verl/workers/config/rollout.py:257-260@b178a3cd56f5`), and vLLM, SGLang
   and TensorRT-LLM rollouts raise `NotImplementedError` for `pipeline_model_parallel_size` > 1
   (`rollout.py:262-266@b178a3cd56f5`).
+- **verl**'s reward model (`reward_model.enable=True`, run as its reward loop) is a job of its own: vLLM or
+  SGLang servers of `reward_model.rollout.tensor_model_parallel_size` GPUs each, which split the GPUs it
+  runs on by that TP alone and assert it divides them
+  (`verl/experimental/reward_loop/reward_model.py:50-79@b178a3cd56f5`,
+  `verl/single_controller/ray/base.py:266-270@b178a3cd56f5`). Those are the trainer's GPUs, or with
+  `reward_model.enable_resource_pool=True` a pool of `reward_model.nnodes x reward_model.n_gpus_per_node`
+  of its own, which verl refuses when `reward_model.nnodes` is 0 or less — its own default 0 when the
+  launch, using verl's own configs (no `--config-path`), does not set it
+  (`verl/trainer/main_ppo.py:199-219@b178a3cd56f5`). Not with `reward_model.use_reward_loop=False` (the
+  legacy reward model worker).
 - **NeMo-RL**'s vLLM generation: `policy.generation.vllm_cfg.tensor_parallel_size x pipeline_parallel_size`
   must divide the policy's GPUs when colocated
   (`nemo_rl/models/generation/vllm/vllm_generation.py:119-126@7ea279abfbeb`) and the generation's own
@@ -101,6 +111,9 @@ losing the world-size check of the trainer.
 - verl `verl/workers/megatron_workers.py:515-521@b178a3cd56f5` (rollout world size against TP x DP x PP)
 - verl `verl/workers/config/rollout.py:257-266@b178a3cd56f5` (expert_parallel_size = TP x DP; no PP for
   vLLM, SGLang, TensorRT-LLM)
+- verl `verl/experimental/reward_loop/reward_model.py:50-79@b178a3cd56f5` and
+  `verl/single_controller/ray/base.py:266-270@b178a3cd56f5` (the reward model's servers split its GPUs by
+  their TP), `verl/trainer/main_ppo.py:199-219@b178a3cd56f5` (the reward model's own pool; nnodes > 0)
 - NeMo-RL `nemo_rl/models/generation/vllm/vllm_generation.py:119-146@7ea279abfbeb` (TP x PP divides the
   GPUs; EP against TP; async_engine)
 - NeMo-RL `nemo_rl/algorithms/grpo.py:862-911@7ea279abfbeb` (the non-colocated generation's GPUs)
@@ -219,6 +232,7 @@ class RolloutLayout final : public Rule {
       return f ? f->value.as_int() : std::optional<std::int64_t>(1);
     };
     auto d = size_of(Key::kRolloutDataParallelSize), p = size_of(Key::kRolloutPipelineParallelSize);
+    if (traits.tp_only) d = p = 1;
     if (!t || !d || !p || *t <= 0 || *d <= 0 || *p <= 0) return;
     std::int64_t infer = *t * *d * *p;
     if (W % infer == 0) return;
@@ -273,6 +287,19 @@ class RolloutLayout final : public Rule {
     const Fact* own = job.fact(Key::kRolloutWorldSize);
     auto rollout_world = own ? own->value.as_int() : job.get_int(Key::kWorldSize);
     if (rollout_world && *rollout_world > 0) check_rollout(job, *rollout, *rollout_world, out);
+    // Its own GPUs counted 0 or fewer (verl's reward_model.nnodes left at 0).
+    if (own && rollout_world && *rollout_world <= 0 && !rollout->own_gpus_refusal.empty() &&
+        own->location.in_file()) {
+      auto with_world = [&](const std::string& text) {
+        return fmt::format(fmt::runtime(text), fmt::arg("world", *rollout_world),
+                           fmt::arg("spelling", own->spelling));
+      };
+      Finding f;
+      f.location = own->location;
+      f.message = with_world(rollout->own_gpus_refusal);
+      f.help = with_world(rollout->own_gpus_refusal_help);
+      out.push_back(std::move(f));
+    }
   }
 };
 

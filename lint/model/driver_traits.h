@@ -87,6 +87,12 @@ struct RolloutTraits {
   // {world}, {engine_gpus}, {engines} (how many it starts), {idle} and {spelling} (how the GPUs are written).
   std::string idle_gpus_warning = {};
   std::string idle_gpus_help = {};
+  // The framework splits the GPUs by the engine's TP alone (verl's reward loop): {product} is TP.
+  bool tp_only = false;
+  // Its own GPUs counted 0 or fewer (Key::kRolloutWorldSize) are refused with this, when not empty.
+  // Templates name {world} and {spelling}.
+  std::string own_gpus_refusal = {};
+  std::string own_gpus_refusal_help = {};
 };
 
 struct DriverTraits {

@@ -281,6 +281,111 @@ RoleLaunch ray_job(std::span<const Word> args) {
   return l;
 }
 
+// The reward model as a role of its own, when reward_model.enable=True and it runs as verl's reward loop
+// (reward_model.use_reward_loop, True in verl's configs: verl/trainer/config/reward_model/
+// megatron_reward_loop.yaml@b178a3cd56f5): vLLM or SGLang servers of reward_model.rollout.
+// tensor_model_parallel_size GPUs each, on the trainer's GPUs, or with reward_model.enable_resource_pool on
+// a pool of reward_model.nnodes x reward_model.n_gpus_per_node GPUs of its own
+// (verl/trainer/main_ppo.py:199-219@b178a3cd56f5), which the servers split by their TP
+// (verl/experimental/reward_loop/reward_model.py:50-79@b178a3cd56f5).
+std::optional<RoleLaunch> reward_model_role(std::span<const Word> args) {
+  std::vector<Override> all;
+  bool config_path = false, complete = true;
+  for (const Word& a : args) {
+    if (a.unknown) complete = false;
+    if (a.text.starts_with("--config-path") || a.text.starts_with("--config-dir")) config_path = true;
+    if (auto o = split(a)) all.push_back(*o);
+  }
+  auto value_of = [&](std::string_view key) -> std::optional<Override> {
+    std::optional<Override> last;
+    for (const auto& o : all)
+      if (o.key == key) last = o;
+    return last;
+  };
+  auto enable = value_of("reward_model.enable");
+  if (!enable || !is_true(enable->value)) return std::nullopt;
+  if (auto loop = value_of("reward_model.use_reward_loop"); loop && !is_true(loop->value))
+    return std::nullopt;
+  Spelled spelled;
+  std::vector<NamedSetting> settings;
+  for (auto [key, name] :
+       {std::pair{"reward_model.rollout.tensor_model_parallel_size", "rollout_tensor_parallel_size"},
+        std::pair{"reward_model.rollout.name", "rollout_name"}})
+    if (auto o = value_of(key)) settings.push_back(read_as(*o, name, spelled));
+  auto pool = value_of("reward_model.enable_resource_pool");
+  if (pool && is_true(pool->value)) {
+    // Its own pool: reward_model.nnodes x reward_model.n_gpus_per_node, refused at nnodes <= 0
+    // (main_ppo.py:207-211).
+    auto nnodes = value_of("reward_model.nnodes"), gpus = value_of("reward_model.n_gpus_per_node");
+    auto as_int = [](std::string_view v) -> std::optional<long long> {
+      bool negative = v.starts_with("-");
+      if (negative) v.remove_prefix(1);
+      if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string_view::npos)
+        return std::nullopt;
+      long long n = std::stoll(std::string(v));
+      return negative ? -n : n;
+    };
+    if (nnodes && !nnodes->word->unknown) {
+      auto n = as_int(nnodes->value);
+      auto g = gpus && !gpus->word->unknown ? as_int(gpus->value) : std::nullopt;
+      if (n && (*n <= 0 || (g && *g > 0))) {
+        Override w = *nnodes;
+        std::string product = std::to_string(*n <= 0 ? *n : *n * *g);
+        w.value = product;
+        settings.push_back(
+            read_as(w, "rollout_world_size", spelled,
+                    *n <= 0 ? "reward_model.nnodes" : "reward_model.nnodes x reward_model.n_gpus_per_node"));
+      }
+    } else if (!nnodes && complete && !config_path) {
+      // Left to verl's own config, whose reward_model.nnodes is 0.
+      Override w = *pool;
+      w.value = "0";
+      settings.push_back(
+          read_as(w, "rollout_world_size", spelled, "reward_model.nnodes (not set: verl's default 0)"));
+    }
+  } else {
+    if (auto o = value_of("trainer.nnodes")) settings.push_back(read_as(*o, "trainer.num_nodes", spelled));
+    if (auto o = value_of("trainer.n_gpus_per_node"))
+      settings.push_back(read_as(*o, "trainer.devices", spelled));
+  }
+  RoleLaunch l;
+  l.role = "reward model";
+  l.settings = read_named_settings(settings);
+  l.spelled = std::move(spelled);
+  if (auto o = value_of("reward_model.model.path")) l.model = model_word(*o);
+  return l;
+}
+
+// The reward loop's servers split the reward model's GPUs by their TP alone
+// (verl/experimental/reward_loop/reward_model.py:50-79, verl/single_controller/ray/base.py:266-270
+// @b178a3cd56f5); its own pool needs reward_model.nnodes > 0 (verl/trainer/main_ppo.py:207-211@b178a3cd56f5).
+DriverTraits verl_reward_model_traits() {
+  DriverTraits t;
+  t.name = "verl";
+  t.rollout = RolloutTraits{
+      {},
+      "reward_model.rollout.tensor_model_parallel_size={tp} does not divide the {world} GPUs {gpus}; verl "
+      "splits them into one server per {tp} GPUs and asserts \"split_size must be a divisor of world_size\" "
+      "when it starts the reward model",
+      "use a reward_model.rollout.tensor_model_parallel_size that divides {world}",
+      "use a reward_model.rollout.tensor_model_parallel_size that divides {world}, or give the reward "
+      "model's "
+      "pool a multiple of {tp} GPUs",
+      "of the reward model's own pool ({spelling})",
+      "the reward model shares with the trainer (trainer.nnodes x trainer.n_gpus_per_node)",
+      "the reward model's GPUs: {world}"};
+  t.rollout->tp_only = true;
+  t.rollout->own_gpus_refusal =
+      "reward_model.enable_resource_pool=True gives the reward model a pool of its own, but {spelling} is "
+      "{world}; verl raises ValueError(\"config.reward_model.nnodes must be greater than 0\") when it builds "
+      "its "
+      "resource pools";
+  t.rollout->own_gpus_refusal_help =
+      "set reward_model.nnodes (and reward_model.n_gpus_per_node) to the reward model's own nodes, or drop "
+      "reward_model.enable_resource_pool to run it on the trainer's GPUs";
+  return t;
+}
+
 // verl turns sequence parallelism off itself at TP 1 (verl/workers/config/engine.py:133-135@b178a3cd56f5);
 // its validate_config checks the actor's batch, the rollout's samples per step, against
 // ppo_micro_batch_size_per_gpu per data-parallel rank (verl/utils/config.py:87-113@b178a3cd56f5); its
@@ -336,6 +441,7 @@ class Verl final : public LaunchAdapter {
   std::vector<RoleLaunch> roles(const LaunchCommand& launch) const override {
     std::vector<RoleLaunch> roles = megatron_roles(launch.args);
     if (roles.empty()) roles.push_back(ray_job(launch.args));
+    if (auto rm = reward_model_role(launch.args)) roles.push_back(std::move(*rm));
     return roles;
   }
   bool places_its_workers() const override { return true; }
@@ -352,6 +458,14 @@ class Verl final : public LaunchAdapter {
         role.role.empty() ? entry + " (Ray)" : "verl " + role.role + " (" + entry + ", Megatron)";
     job.notes.push_back(
         "verl starts its workers through Ray: the GPUs are trainer.nnodes x trainer.n_gpus_per_node");
+    if (role.role == "reward model") {
+      job.driver_traits = verl_reward_model_traits();
+      job.trains = false;  // it serves rewards
+      job.description = "verl reward model (" + entry + ", reward loop)";
+      job.notes.back() =
+          "verl's reward model runs on the trainer's GPUs, or on reward_model.nnodes x "
+          "reward_model.n_gpus_per_node of its own with reward_model.enable_resource_pool";
+    }
   }
 };
 
