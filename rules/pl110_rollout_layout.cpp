@@ -63,6 +63,11 @@ against its own GPUs and against what the framework accepts for it, with the fra
 - **ms-swift**'s Megatron GRPO with `--vllm_mode colocate` runs vLLM on the training ranks in groups of
   `--vllm_tensor_parallel_size`, which must divide the world size
   (`swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623`).
+- **ms-swift**'s Megatron GRPO (`megatron rlhf --rlhf_type grpo`) generates with vLLM by default
+  (`use_vllm` true) but its Megatron arguments give `--vllm_mode` no default
+  (`swift/megatron/arguments/megatron_args.py:103-105@3602360a5623`): without it, ms-swift raises once the
+  model is built (`swift/megatron/trainers/rollout_mixin.py:418-419@3602360a5623`). Reported only when
+  every argument of the launch is known and none is a config file, `--use_vllm false` or `--use_ray`.
 - **slime** (`train.py` with `--rollout-num-gpus-per-engine`) splits each SGLang engine's GPUs into
   SGLang's TP x PP and asserts that `--sglang-pp-size` divides them; it asserts
   `--sglang-enable-dp-attention` whenever `--sglang-dp-size` > 1, with no message
@@ -118,7 +123,9 @@ losing the world-size check of the trainer.
   GPUs; EP against TP; async_engine)
 - NeMo-RL `nemo_rl/algorithms/grpo.py:862-911@7ea279abfbeb` (the non-colocated generation's GPUs)
 - ChatLearn `chatlearn/configs/policy_config.py:85-90@b7af31a972eb`
-- ms-swift `swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623`
+- ms-swift `swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623` (colocated vLLM's TP),
+  `swift/megatron/trainers/rollout_mixin.py:418-419@3602360a5623` and
+  `swift/megatron/arguments/megatron_args.py:103-105@3602360a5623` (no default vllm_mode)
 - slime `slime/backends/sglang_utils/arguments.py:173-184@624b824a898a` (engine GPUs against SGLang's
   PP; DP attention for SGLang's DP), `slime/ray/rollout.py:1031-1035@624b824a898a` (engines by floor
   division), `slime/utils/arguments.py:1951-1952@624b824a898a` (colocated rollout GPUs)
@@ -202,6 +209,10 @@ class RolloutLayout final : public Rule {
           break;
         case When::kDataParallelWithoutDpAttention:
           refused = dw && *dw > 1 && attention == false;
+          break;
+        case When::kNoEngineMode:
+          refused = name && name->value.kind() == Value::Kind::kString && name->value.text().empty() &&
+                    name->location.in_file();
           break;
       }
       if (!refused) continue;

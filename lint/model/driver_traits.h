@@ -60,6 +60,8 @@ struct RolloutRefusal {
     kPipelineWithoutAsync,            // PP > 1 with the async engine off
     kEngineGpusNotMultipleOfPp,       // PP > 1 not dividing the GPUs of one engine (both written)
     kDataParallelWithoutDpAttention,  // DP > 1 (written) with DP attention off (Key::kRolloutDpAttention)
+    kNoEngineMode,  // the engine's mode (Key::kRolloutName), which it must be given, known to be missing
+                    // (null)
   };
   When when;
   Key at;  // the setting the finding is placed on

@@ -88,8 +88,14 @@ class MsSwift final : public LaunchAdapter {
                                   {Key::kGlobalBatchSize, 16, "ms-swift default"}};
     // GRPO's colocated vLLM runs on the training ranks in groups of its TP, which must divide them
     // (swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623).
+    using When = RolloutRefusal::When;
     job.driver_traits.rollout = RolloutTraits{
-        {},
+        {{When::kNoEngineMode, Key::kRolloutName,
+          "megatron rlhf --rlhf_type grpo generates with vLLM (use_vllm is true by default) but gives no "
+          "--vllm_mode, which ms-swift's Megatron arguments leave at None; ms-swift raises "
+          "ValueError(\"Invalid vllm_mode: None\") once the model is built",
+          "add --vllm_mode colocate (vLLM on the training GPUs) or --vllm_mode server with the address of a "
+          "`swift rollout` server (--vllm_server_host, --vllm_server_port)"}},
         "--vllm_tensor_parallel_size={tp} does not divide the {world} ranks GRPO's colocated vLLM shares; "
         "ms-swift raises \"vllm_tensor_parallel_size ({tp}) must divide world size ({world}) evenly.\"",
         "use a --vllm_tensor_parallel_size that divides {world}"};
@@ -103,6 +109,31 @@ class MsSwift final : public LaunchAdapter {
     // GRPO's colocated vLLM runs on the training ranks, in groups of its TP, which must divide them
     // (swift/megatron/trainers/rollout_mixin.py:403-406@3602360a5623).
     auto mode = last_flag_value(args, "--vllm_mode");
+    // Megatron GRPO without --vllm_mode: use_vllm is true and vllm_mode None by default
+    // (swift/megatron/arguments/megatron_args.py:103-105@3602360a5623), which _init_rollout_engine refuses
+    // (swift/megatron/trainers/rollout_mixin.py:418-419@3602360a5623). Only when every argument is known and
+    // none is a config file (swift/cli/main.py:38-71 expands a first .yaml/.json argument into flags).
+    auto type = last_flag_value(args, "--rlhf_type");
+    auto has = [&](std::string_view flag) {
+      return std::any_of(args.begin(), args.end(), [&](const Word& a) {
+        return a.text == flag || a.text.starts_with(std::string(flag) + "=");
+      });
+    };
+    auto use_vllm = last_flag_value(args, "--use_vllm");
+    const bool config_file = std::any_of(args.begin(), args.end(), [](const Word& a) {
+      return a.text.ends_with(".yaml") || a.text.ends_with(".yml") || a.text.ends_with(".json");
+    });
+    if (subcommand == "rlhf" && type && !type->value->unknown && type->text == "grpo" && !mode &&
+        job.arguments_complete && !config_file && !has("--use_ray") &&
+        !(use_vllm && (use_vllm->text == "false" || use_vllm->text == "False"))) {
+      Fact f;
+      f.key = Key::kRolloutName;
+      f.value = Value::string("");  // none given (a null would read as unset)
+      f.location = span(type->flag->location, type->value->location);
+      f.origin = Origin::kMegatronFlag;
+      f.spelling = "--vllm_mode (not given)";
+      job.facts.push_back(std::move(f));
+    }
     auto tp = last_flag_value(args, "--vllm_tensor_parallel_size");
     if (mode && tp && !mode->value->unknown && mode->text == "colocate") {
       Fact f;
