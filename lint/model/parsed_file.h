@@ -153,8 +153,8 @@ struct RawJob {
   std::string branch;
 };
 
-// A variable a script exports and leaves set for what runs after it (an MLPerf config_<system>.sh that
-// the user sources before submitting): configs that read the environment (`${oc.env:NAME}`) take it.
+// A variable a script exports and leaves set for what runs after it (a benchmark's config_<system>.sh
+// that the user sources before submitting): configs that read the environment (`${oc.env:NAME}`) take it.
 struct ExportedVariable {
   std::string name;
   std::string value;           // as the script leaves it; meaningless when unknown

@@ -200,7 +200,7 @@ class Resolver {
                         "CUDA_DEVICE_MAX_CONNECTIONS");
   }
 
-  // An environment file (a script that exports settings and launches nothing, as MLPerf's
+  // An environment file (a script that exports settings and launches nothing, as a benchmark's
   // config_<system>.sh, sourced before `sbatch run.sub`) configures the program that runs after it: each
   // OmegaConf config in its folder, or in conf/, configs/, config/ or src/conf/ below it, that reads one
   // of its variables as a parallel size or the cluster's size (`${oc.env:TENSOR_MODEL_PARALLEL}`) is a
@@ -273,8 +273,8 @@ class Resolver {
   void base_config(RawJob& job, std::string relative, std::vector<Fact>& below) {
     std::vector<std::string> chain;  // nearest first
     std::string from = file_.path;
-    // "tree:" a path in the framework's tree the document belongs to (Primus's
-    // primus/configs/models/megatron/x.yaml): its folder's or one above it, up to the repository's root.
+    // "tree:" a path in the framework's tree the document belongs to (its configs/models/x.yaml): its
+    // folder's or one above it, up to the repository's root.
     bool in_tree = relative.starts_with("tree:");
     if (in_tree) relative = relative.substr(5);
     const bool searched_tree = in_tree;

@@ -50,8 +50,8 @@ struct DriverConfig {
   std::vector<Fact> facts = {};  // what it computes from several keys (a role's GPUs, a cluster's share)
   std::vector<std::string> notes = {};                // for plan: how those were computed
   std::vector<ModelReference> model_references = {};  // keys that may name its model (ModelReference)
-  // Configs the framework merges below this one (and below `base`), lowest first: Primus's model file,
-  // then its module preset. "tree:" + a path: found in the folder of the document or one above it.
+  // Configs the framework merges below this one (and below `base`), lowest first (a model file, then
+  // a module preset). "tree:" + a path: found in the folder of the document or one above it.
   std::vector<std::string> presets = {};
   std::vector<std::string> unread_presets = {};  // ones it names that cannot be read ("model file ${X}.yaml")
 };

@@ -42,7 +42,7 @@ ParsedFile ShellParser::run() {
                  (dropped == 1 ? std::string("launch") : std::to_string(dropped) + " launches") +
                  " after it once bash can reach " + (dropped == 1 ? "it" : "them");
   }
-  // A script that launches nothing but exports settings (an MLPerf config_<system>.sh) configures what
+  // A script that launches nothing but exports settings (a benchmark's config_<system>.sh) configures what
   // runs after it: what it leaves exported, for the configs that read the environment.
   if (out_.jobs.empty() && !runs_programs_ && !budget_.exhausted()) {
     env.for_each([&](const std::string& name, const Var& v) {

@@ -145,7 +145,7 @@ InterpolationResult OmegaConfResolver::resolve_expression(std::string_view expr,
   }
   // ${oc.decode:...}: the string parsed as a YAML value, as scalar_value already reads it.
   if (name == "oc.decode") return resolve_depth(args_text, at, depth + 1);
-  // Resolvers the NeMo and MLPerf programs register for themselves (floor_div, ceil_div: integer division).
+  // Resolvers training programs register for themselves (floor_div, ceil_div: integer division).
   static constexpr std::string_view kArithmetic[] = {"multiply",     "add",          "subtract",
                                                      "divide_floor", "divide_ceil",  "floor_div",
                                                      "ceil_div",     "floor_divide", "sum"};
