@@ -48,7 +48,9 @@ A NeMo-RL policy trains on its share of `cluster.num_nodes x cluster.gpus_per_no
 not colocated takes GPUs of a single node or whole nodes of several, and so does a reward model when the
 data routes a task to it (`data.{train,validation,default}.env_name: reward_model`;
 `env.reward_model.resources.gpus_per_node` of a single node, `.num_nodes` of several:
-`nemo_rl/algorithms/grpo.py:759-818@7ea279abfbeb`). The world checked is that share, as NeMo-RL computes it.
+`nemo_rl/algorithms/grpo.py:759-818@7ea279abfbeb`). The world checked is that share, as NeMo-RL computes it;
+the help then asks for a share that is a multiple of M and no node count is offered as a fix (more nodes
+change what the other roles take, not the share's GPUs per node).
 
 ## Why
 `parallel_state.initialize_model_parallel` raises `RuntimeError: world_size (W) is not divisible by
@@ -139,7 +141,14 @@ class WorldSizeIndivisible final : public Rule {
         W, wf->spelling, what, wf->weak ? " (" + wf->weak_note + ")" : "",
         framework_display_name(job.framework()), W, dense_bad ? dense : expert, M);
 
-    if (auto g = job.get_int(Key::kGpusPerNode); g && *g > 0) {
+    if (job.shares_cluster()) {
+      // A share of a cluster split with other roles: more nodes change what the others take, not the
+      // share's GPUs per node, so no node count is advised and no fix offered.
+      f.help = fmt::format(
+          "make the job's share of the cluster ({}) a multiple of M = {}: give the other roles fewer or more "
+          "GPUs, or a larger cluster",
+          wf->spelling, M);
+    } else if (auto g = job.get_int(Key::kGpusPerNode); g && *g > 0) {
       auto counts = nearest_valid_node_counts(M, *g, job.get_int(Key::kNodes).value_or(W / *g));
       std::vector<std::int64_t> gpus;
       for (auto n : counts) gpus.push_back(n * *g);
@@ -154,7 +163,7 @@ class WorldSizeIndivisible final : public Rule {
     f.help += ", or change the parallel sizes so that TP·PP·CP and PP·EP·ETP divide " + std::to_string(W);
 
     add_related(job, *wf, f);
-    if (!wf->weak) f.fix = node_count_fix(job, W, M);
+    if (!wf->weak && !job.shares_cluster()) f.fix = node_count_fix(job, W, M);
     out.push_back(std::move(f));
   }
 

@@ -42,6 +42,7 @@ Job::Job(std::string path, const RawJob& raw, const LintOptions& options)
       gpu_entry_point_(raw.gpu_entry_point),
       arguments_complete_(raw.arguments_complete),
       whole_nodes_(raw.whole_nodes),
+      shares_cluster_(raw.cluster_split),
       unrecognized_(raw.unrecognized),
       entry_script_(raw.entry_script),
       entry_flags_(raw.entry_flags),

@@ -116,6 +116,9 @@ class Job {
   bool trains() const { return trains_; }
   // Where the allocation asks for whole nodes (SLURM --exclusive), if it does.
   const std::optional<Location>& whole_nodes() const { return whole_nodes_; }
+  // It trains on its share of a cluster it splits with other roles (RawJob::cluster_split): its world is
+  // what the others leave, not nodes x GPUs per node of a cluster of its own.
+  bool shares_cluster() const { return shares_cluster_; }
   const std::vector<UnrecognizedSetting>& unrecognized() const { return unrecognized_; }
   // The Python file a launch runs, as written ("pretrain_gpt.py"); empty for config objects.
   const std::string& entry_script() const { return entry_script_; }
@@ -172,6 +175,7 @@ class Job {
   bool under_slurm_ = false, allocates_ = false, trains_ = true, under_srun_ = false,
        gpu_entry_point_ = false, arguments_complete_ = false;
   std::optional<Location> whole_nodes_;
+  bool shares_cluster_ = false;
   std::vector<UnrecognizedSetting> unrecognized_;
   std::string entry_script_;
   RawJob::EntryFlags entry_flags_ = RawJob::EntryFlags::kNotRead;
