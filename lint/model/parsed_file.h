@@ -47,6 +47,15 @@ const T* choose_definition(const T* library, const T* benchmark, bool benchmark_
   return benchmark && benchmark_by_own_name ? benchmark : (library ? library : benchmark);
 }
 
+// A variable a script exports and leaves set for what runs after it (a benchmark's config_<system>.sh
+// that the user sources before submitting): configs that read the environment (`${oc.env:NAME}`) take it.
+struct ExportedVariable {
+  std::string name;
+  std::string value;           // as the script leaves it; meaningless when unknown
+  std::string unknown_reason;  // non-empty: only known at run time
+  Location location;           // the assignment
+};
+
 // A key whose value may name a model (a role's checkpoint `models.policy.load=/ckpt/Qwen3-235B-A22B`, a
 // block's `hf_checkpoint`): the model's dimensions are read from it only when the built-in model table
 // knows the name; any other path says nothing.
@@ -138,7 +147,10 @@ struct RawJob {
   std::string hardware;             // the GPU a recipe's name targets ("b200" in ..._8gpu_b200_bf16_config)
   std::optional<bool> megatron_on;  // a config's own switch of its Megatron backend, when it writes one
   std::vector<Word> config_files;   // config files the launch selects (see TrainingArgs::config_files)
-  std::vector<std::string> notes;   // what cross-file resolution read or could not find, for `plan`
+  // What the launch's environment exports, for the configs it selects that read it (${oc.env:TP}); filled
+  // only for a launch that selects a config.
+  std::vector<ExportedVariable> environment;
+  std::vector<std::string> notes;  // what cross-file resolution read or could not find, for `plan`
   // The job trains on its share of a cluster it splits with others (its adapter computed the share): an
   // inherited cluster size is not its GPU count.
   bool cluster_split = false;
@@ -151,15 +163,6 @@ struct RawJob {
   // The branch that chose the launch string this job runs ("the branch at line 12 (if ...)"): its
   // findings name it.
   std::string branch;
-};
-
-// A variable a script exports and leaves set for what runs after it (a benchmark's config_<system>.sh
-// that the user sources before submitting): configs that read the environment (`${oc.env:NAME}`) take it.
-struct ExportedVariable {
-  std::string name;
-  std::string value;           // as the script leaves it; meaningless when unknown
-  std::string unknown_reason;  // non-empty: only known at run time
-  Location location;           // the assignment
 };
 
 // A name assigned a literal string (shell assignment, export, YAML scalar): where secrets hide.

@@ -108,14 +108,33 @@ class Resolver {
   Resolver(ParsedFile& file, const FileReader& reader, WorkBudget* budget)
       : file_(file), reader_(reader), budget_(budget) {}
 
-  const ParsedFile* load(const std::string& path, bool python) {
-    auto it = cache_.find(path);
+  // A YAML config given the launch's `environment` is read with it when it reads one of its variables
+  // (${oc.env:TP}, ${TP:8}): the launch's exports win over the config's defaults.
+  const ParsedFile* load(const std::string& path, bool python,
+                         const std::vector<ExportedVariable>* environment = nullptr) {
+    std::string key = path;
+    const std::vector<ExportedVariable>* used = nullptr;
+    if (!python && environment && !environment->empty()) {
+      auto text = reader_.read(path).value_or("");
+      std::string reads;  // the variables it reads, with their values: the cache key's tail
+      for (const ExportedVariable& e : *environment)
+        if (text.find("oc.env:" + e.name + "}") != std::string::npos ||
+            text.find("oc.env:" + e.name + ",") != std::string::npos ||
+            text.find("${" + e.name + ":") != std::string::npos)
+          reads += "\n" + e.name + "=" + (e.unknown_reason.empty() ? e.value : "?") + "@" + e.location.path +
+                   ":" + std::to_string(e.location.range.start.line);
+      if (!reads.empty()) {
+        key += reads;
+        used = environment;
+      }
+    }
+    auto it = cache_.find(key);
     if (it != cache_.end()) return &it->second.parsed;
     Loaded l;
     l.source = std::make_unique<SourceText>(reader_.read(path).value_or(""));
     l.parsed = python ? parse_python(path, *l.source, reader_, budget_)
-                      : parse_yaml(path, *l.source, framework_documents(), budget_);
-    return &cache_.emplace(path, std::move(l)).first->second.parsed;
+                      : parse_yaml(path, *l.source, framework_documents(), budget_, used);
+    return &cache_.emplace(key, std::move(l)).first->second.parsed;
   }
 
   // NeMo-Framework-Launcher style: a launch that overrides `training.*` without choosing the group takes
@@ -394,7 +413,7 @@ class Resolver {
         job.unread_config = "the config " + shown + ", which was not found";
       return;
     }
-    const ParsedFile* parsed = load(*path, false);
+    const ParsedFile* parsed = load(*path, false, &job.environment);
     if (parsed->jobs.empty()) return;
     const RawJob& base = parsed->jobs.front();
     for (Fact f : base.facts) {

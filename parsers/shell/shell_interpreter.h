@@ -223,6 +223,7 @@ class ShellParser {
   std::vector<KeptSource> kept_sources_;
   static constexpr std::size_t kMaxKeptSources = 32;
   std::set<std::string> running_functions_;  // a function that calls itself is not followed
+  std::vector<ExportedVariable> exported(const Env& env, const Env& prefix) const;
   // Whether the script runs a command other than those that set variables (only_sets_variables).
   bool runs_programs_ = false;
   static bool only_sets_variables(std::string_view name);

@@ -171,6 +171,8 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
   job.model_references = role.model_references;
   for (auto& c : ta.config_files)
     if (!c.unknown) job.config_files.push_back(std::move(c));
+  // The configs it selects may read its environment (${oc.env:TP}).
+  if (!job.config_files.empty()) job.environment = exported(env, overlay);
   job.under_srun = ctx.under_srun;
   job.under_slurm = ctx.has_directives || (ctx.under_srun && !ctx.under_mpi);
   // A header that names the job only (its name, time, log) is submitted with its size on sbatch's command

@@ -44,19 +44,29 @@ ParsedFile ShellParser::run() {
   }
   // A script that launches nothing but exports settings (a benchmark's config_<system>.sh) configures what
   // runs after it: what it leaves exported, for the configs that read the environment.
-  if (out_.jobs.empty() && !runs_programs_ && !budget_.exhausted()) {
-    env.for_each([&](const std::string& name, const Var& v) {
-      if (!v.exported || v.is_array || out_.exports.size() >= kMaxExports) return;
-      ExportedVariable e;
-      e.name = name;
-      e.value = v.value.text;
-      if (v.value.unknown()) e.unknown_reason = v.value.unknown_reasons.front();
-      e.location = v.assigned_at;
-      if (Location at = text_location(v.value); at.range.valid()) e.location = at;
-      out_.exports.push_back(std::move(e));
-    });
-  }
+  if (out_.jobs.empty() && !runs_programs_ && !budget_.exhausted()) out_.exports = exported(env, Env());
   return std::move(out_);
+}
+
+// The variables `env` exports (and those `prefix` sets for one command, `TP=8 python train.py`), as a
+// program started there sees them.
+std::vector<ExportedVariable> ShellParser::exported(const Env& env, const Env& prefix) const {
+  std::vector<ExportedVariable> out;
+  auto take = [&](const std::string& name, const Var& v, bool exported) {
+    if (!exported || v.is_array || out.size() >= kMaxExports) return;
+    if (std::any_of(out.begin(), out.end(), [&](const ExportedVariable& e) { return e.name == name; }))
+      return;
+    ExportedVariable e;
+    e.name = name;
+    e.value = v.value.text;
+    if (v.value.unknown()) e.unknown_reason = v.value.unknown_reasons.front();
+    e.location = v.assigned_at;
+    if (Location at = text_location(v.value); at.range.valid()) e.location = at;
+    out.push_back(std::move(e));
+  };
+  prefix.for_each([&](const std::string& name, const Var& v) { take(name, v, true); });
+  env.for_each([&](const std::string& name, const Var& v) { take(name, v, v.exported); });
+  return out;
 }
 
 bool ShellParser::spend(std::uint64_t units, TSNode n, const Source& src) {
