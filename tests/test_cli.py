@@ -1780,7 +1780,7 @@ class AddNoqa(TempDir):
         # What remains: comments about comments (PL901, PL902), a syntax error past the last line, and findings
         # that only a launch (or an environment file) reading another file reports.
         self.assertEqual({d["code"] for d in doc["diagnostics"]},
-                         {"PL201", "PL503", "PL303", "PL401", "PL900", "PL901", "PL902"})
+                         {"PL102", "PL201", "PL503", "PL303", "PL401", "PL900", "PL901", "PL902"})
         self.assertIn("Added 0 suppression comments", self.add(".", cwd=tree).stderr)
 
 
