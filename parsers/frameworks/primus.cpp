@@ -103,8 +103,9 @@ class PrimusExperiment final : public DocumentAdapter {
     DriverConfig out{Framework::kMegatronLM, "Primus " + module + " (Megatron-LM)", "", "", false, false};
     out.traits = primus_traits();
     // The model file below the module preset, both found in the Primus tree the experiment belongs to.
-    for (const auto& [field, folder] : {std::pair{"model", "primus/configs/models/megatron/"},
-                                        std::pair{"config", "primus/configs/modules/megatron/"}}) {
+    for (const auto& file : {std::pair{"model", "primus/configs/models/megatron/"},
+                             std::pair{"config", "primus/configs/modules/megatron/"}}) {
+      const std::string field = file.first, folder = file.second;
       auto it = std::find_if(keys.begin(), keys.end(), [&](const DriverKey& k) {
         return k.path->size() == 3 && (*k.path)[0] == "modules" && (*k.path)[1] == module &&
                (*k.path)[2] == field;
