@@ -35,8 +35,8 @@ struct BatchCheck {
   bool fix = true;      // rewriting the written batch is the fix (not when it is a product of settings)
 };
 
-// A divisibility the framework asserts between two of its own batch settings before it starts (ChatLearn's
-// sample_per_episode against its trainer batch and its group size), checked (PL503) only where both are
+// A divisibility the framework asserts between two of its own batch settings before it starts (the samples
+// of an episode against its trainer batch and its group size), checked (PL503) only where both are
 // written. Templates name {of} and {by} (the two values), {of_spelling} and {by_spelling} (how they are
 // written) and {near} (the nearest multiples of {by}).
 struct DivisibilityCheck {
@@ -89,7 +89,7 @@ struct RolloutTraits {
   // {world}, {engine_gpus}, {engines} (how many it starts), {idle} and {spelling} (how the GPUs are written).
   std::string idle_gpus_warning = {};
   std::string idle_gpus_help = {};
-  // The framework splits the GPUs by the engine's TP alone (verl's reward loop): {product} is TP.
+  // The framework splits the GPUs by the engine's TP alone (a reward model's servers): {product} is TP.
   bool tp_only = false;
   // Its own GPUs counted 0 or fewer (Key::kRolloutWorldSize) are refused with this, when not empty.
   // Templates name {world} and {spelling}.
