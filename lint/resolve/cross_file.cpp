@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "lint/model/source_files.h"
@@ -96,6 +97,14 @@ std::optional<std::string> framework_checkout(const std::string& script) {
   return found;
 }
 
+// Whether a config's text reads the environment variable `name`: ${oc.env:NAME}, ${oc.env:NAME,default}, or
+// ${NAME:default} (a variable's name as the resolver).
+bool reads_variable(std::string_view text, const std::string& name) {
+  return text.find("oc.env:" + name + "}") != std::string_view::npos ||
+         text.find("oc.env:" + name + ",") != std::string_view::npos ||
+         text.find("${" + name + ":") != std::string_view::npos;
+}
+
 struct Loaded {
   std::unique_ptr<SourceText> source;
   ParsedFile parsed;
@@ -114,13 +123,12 @@ class Resolver {
                          const std::vector<ExportedVariable>* environment = nullptr) {
     std::string key = path;
     const std::vector<ExportedVariable>* used = nullptr;
+    std::optional<std::string> text;  // read once, for the variables it reads and for its parse
     if (!python && environment && !environment->empty()) {
-      auto text = reader_.read(path).value_or("");
+      text = reader_.read(path).value_or("");
       std::string reads;  // the variables it reads, with their values: the cache key's tail
       for (const ExportedVariable& e : *environment)
-        if (text.find("oc.env:" + e.name + "}") != std::string::npos ||
-            text.find("oc.env:" + e.name + ",") != std::string::npos ||
-            text.find("${" + e.name + ":") != std::string::npos)
+        if (reads_variable(*text, e.name))
           reads += "\n" + e.name + "=" + (e.unknown_reason.empty() ? e.value : "?") + "@" + e.location.path +
                    ":" + std::to_string(e.location.range.start.line);
       if (!reads.empty()) {
@@ -131,7 +139,7 @@ class Resolver {
     auto it = cache_.find(key);
     if (it != cache_.end()) return &it->second.parsed;
     Loaded l;
-    l.source = std::make_unique<SourceText>(reader_.read(path).value_or(""));
+    l.source = std::make_unique<SourceText>(text ? std::move(*text) : reader_.read(path).value_or(""));
     l.parsed = python ? parse_python(path, *l.source, reader_, budget_)
                       : parse_yaml(path, *l.source, framework_documents(), budget_, used);
     return &cache_.emplace(key, std::move(l)).first->second.parsed;
@@ -256,13 +264,9 @@ class Resolver {
     for (const std::string& path : candidates) {
       auto text = reader_.read(path);
       if (!text || text->find("${") == std::string::npos) continue;
-      // ${oc.env:NAME}, ${oc.env:NAME,default}, ${NAME:default} (a variable's name as the resolver).
       const bool reads_ours =
-          std::any_of(file_.exports.begin(), file_.exports.end(), [&](const ExportedVariable& e) {
-            return text->find("oc.env:" + e.name + "}") != std::string::npos ||
-                   text->find("oc.env:" + e.name + ",") != std::string::npos ||
-                   text->find("${" + e.name + ":") != std::string::npos;
-          });
+          std::any_of(file_.exports.begin(), file_.exports.end(),
+                      [&](const ExportedVariable& e) { return reads_variable(*text, e.name); });
       if (!reads_ours) continue;
       SourceText source(std::move(*text));
       ParsedFile parsed = parse_yaml(path, source, framework_documents(), budget_, &file_.exports);

@@ -4,7 +4,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <array>
 #include <iterator>
 #include <map>
 #include <set>
@@ -303,9 +302,9 @@ class DocumentExtractor {
     if (!built) own = driver_keys(entries_);
     std::vector<DriverKey>& keys = built ? *built : own;
     std::vector<bool> skip(entries_.size(), false), quiet(entries_.size(), false);
-    std::vector<Fact> computed;  // what the framework computes from several keys
-    std::map<std::size_t, std::array<std::string, 3>> not_applied;  // entry -> how, what runs, the fix
-    bool claimed = false;  // a framework's adapter reads the document
+    std::vector<Fact> computed;                           // what the framework computes from several keys
+    std::map<std::size_t, const DriverKey*> not_applied;  // entries the framework never applies
+    bool claimed = false;                                 // a framework's adapter reads the document
     if (auto driver = adapters_.read(keys)) {
       claimed = true;
       if (driver->not_megatron) return std::nullopt;
@@ -329,8 +328,7 @@ class DocumentExtractor {
         job.config_files.push_back(std::move(base));
       }
       for (std::size_t i = 0; i < keys.size(); ++i) {
-        if (!keys[i].not_applied.empty())
-          not_applied.emplace(i, std::array<std::string, 3>{keys[i].not_applied, keys[i].runs, keys[i].fix});
+        if (!keys[i].not_applied.empty()) not_applied.emplace(i, &keys[i]);
         skip[i] = keys[i].own_key || keys[i].dropped;
         quiet[i] = keys[i].quiet;
         if (!keys[i].read_as.empty()) read_paths_[i] = &keys[i].read_as;
@@ -383,10 +381,10 @@ class DocumentExtractor {
         Conflict c;
         c.winner.key = fact.key;
         c.winner.value = Value::null();
-        c.winner.spelling = ignored->second[1];
+        c.winner.spelling = ignored->second->runs;
         c.loser = std::move(fact);
-        c.not_applied = ignored->second[0];
-        c.fix = ignored->second[2];
+        c.not_applied = ignored->second->not_applied;
+        c.fix = ignored->second->fix;
         ignored_settings.push_back(std::move(c));
         continue;
       }
