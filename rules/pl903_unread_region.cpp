@@ -16,9 +16,9 @@ Reports lines that the file's own language accepts but that parlint's grammar (t
 not read, and template files (Jinja `{{ ... }}`, `{% ... %}`) whose placeholders are filled in before the
 shell sees them. Settings written on those lines are not checked; every fact outside them still is.
 
-It also reports where parlint stopped reading a file that was over its per-file budget (10 s and 400
-million units of work in `check` and `plan`, 2 s in the language server; `PARLINT_FILE_BUDGET` changes
-them): the lines from there on are not checked, the lines before are, and every other file is linted as
+It also reports where parlint stopped reading a file that was over its per-file budget (400 million
+units of work in `check` and `plan`, 100 million in the language server, counted rather than timed so the
+same file stops at the same line on any machine; `PARLINT_FILE_BUDGET` changes them): the lines from there on are not checked, the lines before are, and every other file is linted as
 usual. And a YAML document whose aliases expand to more than 200,000 nodes (an alias bomb), which its own
 loader accepts but parlint does not expand.
 

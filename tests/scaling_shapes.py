@@ -138,7 +138,7 @@ SHAPES = {
     "nested_ifs": (nested_ifs, 600),
     "case_arms": (case_arms, 1500),
     "loops_building_arrays": (loops_building_arrays, 1500),
-    "doubling_value": (doubling_value, 200),
+    "doubling_value": (doubling_value, 100),
     "branch_launch_strings": (branch_launch_strings, 400),
     "branch_launch_reused": (branch_launch_reused, 200),
     "many_launches": (many_launches, 400),

@@ -203,7 +203,7 @@ class Budget(Case):
         self.write("big.py", "def recipe():\n" + "".join(f"    x{i} = {i}\n" for i in range(5000))
                    + "    cfg.model.tensor_model_parallel_size = 2\n")
         self.write("big.yaml", "".join("---\nmodel:\n" + "".join(f"  k{j}: {j}\n" for j in range(50)) for i in range(200)))
-        p, doc, found = self.check_json("big.sh", "big.py", "big.yaml", env={"PARLINT_FILE_BUDGET": "60000,200000"})
+        p, doc, found = self.check_json("big.sh", "big.py", "big.yaml", env={"PARLINT_FILE_BUDGET": "60000,3000000"})
         self.assertEqual(p.returncode, 1, p.stderr)
         notes = {d["path"]: d for d in doc["diagnostics"] if d["code"] == "PL903" and "budget" in d["message"]}
         self.assertEqual(set(notes), {"big.sh", "big.py", "big.yaml"}, doc["diagnostics"])

@@ -106,6 +106,43 @@ class Scaling(unittest.TestCase):
         self.assertLessEqual(memory_ratio, MEMORY_THRESHOLD, "memory grows faster than linearly: " + report)
 
 
+class SameAnswerUnderLoad(unittest.TestCase):
+    """The per-file budget counts work, not seconds (issue 44): a file linted while every core is busy
+    gives the same output, byte for byte, as on a quiet machine, including a file that runs out of the
+    budget (where reading stops is counted, so it is the same line). A budget in seconds stopped such a
+    file earlier the more loaded the machine was."""
+
+    def test_busy_machine_gives_the_same_output(self):
+        files = {"over_budget.sh": SHAPES["doubling_value"][0](1600)["run.sh"]}
+        for name in ("sequential_ifs", "case_arms", "yaml_many_keys", "python_if_elif"):
+            generate, n = SHAPES[name]
+            for file_name, text in generate(n).items():
+                files[f"{name}_{file_name}"] = text
+        folder = write(files)
+        env = dict(os.environ)
+        env.pop("PARLINT_FILE_BUDGET", None)
+        cmd = [PARLINT, "check", "--format", "json", "--fail-on", "never", "--jobs", "2", "."]
+        try:
+            quiet = subprocess.run(cmd, cwd=folder, env=env, capture_output=True, timeout=300)
+            self.assertEqual(quiet.returncode, 0, quiet.stderr)
+            doc = json.loads(quiet.stdout)
+            budget = [d for d in doc["diagnostics"] if d["code"] == "PL903" and "budget" in d["message"]]
+            self.assertEqual([d["path"] for d in budget], ["over_budget.sh"], budget)
+            self.assertIn("more work than", budget[0]["message"])
+            # A busy loop on every core, started before and running through the whole second lint.
+            hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+            try:
+                busy = subprocess.run(cmd, cwd=folder, env=env, capture_output=True, timeout=600)
+            finally:
+                for h in hogs:
+                    h.kill()
+                    h.wait()
+            self.assertEqual(busy.returncode, 0, busy.stderr)
+            self.assertEqual(quiet.stdout, busy.stdout, "the output under load differs from the quiet run's")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def add_case(name):
     setattr(Scaling, f"test_{name}", lambda self: self.check_shape(name))
 

@@ -126,9 +126,11 @@ void add_plan_options(CLI::App* cmd, PlanArgs& plan) {
 int run_lsp(int debounce_ms) {
   lsp::ServerOptions options;
   options.debounce = std::chrono::milliseconds(debounce_ms);
-  // One worker lints every open document in turn: a document may hold it for 2 s at most, so it never
-  // stalls the others for longer (PL903 says what it left unread).
-  options.engine.file_budget = BudgetLimits::from_environment({std::chrono::milliseconds(2000)});
+  // One worker lints every open document in turn: a document may hold it for a quarter of the command
+  // line's work (about a second at most here), so it never stalls the others for longer (PL903 says what
+  // it left unread); the same text gets the same diagnostics whatever else the machine is doing.
+  options.engine.file_budget =
+      BudgetLimits::from_environment({.work = 100'000'000, .time = std::chrono::milliseconds(10'000)});
   std::ios::sync_with_stdio(false);
   // stdout carries the protocol: only MessageWriter may touch it, under its lock. std::cin and std::cerr
   // are tied to std::cout, so every read (reader thread) and every log line (either thread) would flush

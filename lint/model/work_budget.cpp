@@ -51,8 +51,10 @@ std::string WorkBudget::reason() const {
     std::string limit = ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
     return "reading the file took longer than parlint's budget of " + limit + " per file";
   }
-  return "reading the file took more work than parlint's budget per file (" + std::to_string(limits_.work) +
-         " units of syntax nodes, statements and bytes of values)";
+  auto units = limits_.work % 1'000'000 == 0 ? std::to_string(limits_.work / 1'000'000) + " million"
+                                             : std::to_string(limits_.work);
+  return "reading the file took more work than parlint's budget per file (" + units +
+         " units: syntax nodes, statements, launches and bytes of text)";
 }
 
 UnreadRegion over_budget_region(const SourceText& text, int from_line, const WorkBudget& budget) {

@@ -15,25 +15,45 @@
 namespace parlint {
 
 struct BudgetLimits {
-  std::chrono::milliseconds time{10'000};
-  // Units of work: one per syntax node walked or statement read, one per byte of text built. What a
-  // parser holds is built from that work, so this bounds its memory too (a unit is at most a few bytes
-  // held). The largest file of the public corpus spends under 2 million.
+  // Units of work: what a syntax node walked, a statement read, a launch assembled, a byte parsed and a
+  // byte of text built or copied cost, weighed so that a unit takes about the same time whatever the
+  // input's shape (2-30 ns here, tests/scaling_shapes.py). The limit is counted, not timed, so a file is
+  // read as far on a loaded CI runner as on a quiet laptop. What a parser holds is built from that work,
+  // so this bounds its memory too. The largest file of the public corpus spends under 5 million.
   std::uint64_t work = 400'000'000;
+  // A last-resort guard far above what the work limit lets any input take (a few seconds): only a shape
+  // whose cost the units miss can reach it, and then the answer depends on the machine.
+  std::chrono::milliseconds time{60'000};
 
   // PARLINT_FILE_BUDGET=<milliseconds>[,<units>] replaces the defaults (docs/reliability.md); a malformed
   // value leaves them.
   static BudgetLimits from_environment(BudgetLimits defaults);
 };
 
+// Work done below the parsers' own accounting, where it is cheap to count and hard to pass a budget to:
+// the text values build and copy (a value copied into each branch, a long value split into words). The
+// thread's meter only grows; a budget charges itself what the meter gained since it last looked, so the
+// same input costs the same units on any machine and under any load.
+class WorkMeter {
+ public:
+  static void charge(std::uint64_t units) { units_ += units; }
+  static std::uint64_t reading() { return units_; }
+
+ private:
+  static inline thread_local std::uint64_t units_ = 0;
+};
+
 class WorkBudget {
  public:
   explicit WorkBudget(BudgetLimits limits = {});
 
-  // Charges `units`; false once the file is over budget (and from then on).
+  // Charges `units` and the work metered since the last call; false once the file is over budget (and
+  // from then on).
   bool spend(std::uint64_t units = 1) {
     if (exhausted_) return false;
-    spent_ += units;
+    std::uint64_t metered = WorkMeter::reading();
+    spent_ += units + (metered - meter_seen_);
+    meter_seen_ = metered;
     if (spent_ > limits_.work) return run_out(false);
     if (spent_ >= next_clock_check_) return check_clock();
     return true;
@@ -51,6 +71,7 @@ class WorkBudget {
   BudgetLimits limits_;
   std::chrono::steady_clock::time_point started_;
   std::uint64_t spent_ = 0;
+  std::uint64_t meter_seen_ = WorkMeter::reading();
   std::uint64_t next_clock_check_ = kClockInterval;
   bool exhausted_ = false;
   bool by_time_ = false;

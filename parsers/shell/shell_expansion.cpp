@@ -38,16 +38,13 @@ bool ShellParser::produced_by_array(TSNode n, const Source& src) const {
 // Expands a node as one string (assignment values, "-c" strings, here-documents).
 ShellText ShellParser::expand_joined(TSNode n, const Source& src, Env& env, Context& ctx) {
   Fields f;
+  f.joined = true;
   expand_into(n, src, env, ctx, f, true);
   f.finish();
-  // One field (the usual case) is the text itself: moved, not copied again.
-  if (f.done.size() == 1) return std::move(f.done.front());
-  ShellText out;
-  for (std::size_t i = 0; i < f.done.size(); ++i) {
-    if (i) out.push(' ', {});
-    out.append(f.done[i]);
-  }
-  return out;
+  if (f.words == 0) return ShellText{};
+  // Where one word was written says nothing of where several joined were.
+  if (f.words > 1) f.current.forget_written();
+  return std::move(f.current);
 }
 
 void ShellParser::literal_word(const Source& src, std::uint32_t b, std::uint32_t e, ShellText& t) {

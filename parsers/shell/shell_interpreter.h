@@ -51,7 +51,14 @@ constexpr std::size_t kMaxSourcedFileSize = 16u << 20;
 constexpr std::size_t kMaxSyntaxErrors = 10;
 // What the work budget charges (lint/model/work_budget.h): a syntax node walked, and each byte of text parsed
 // or built by expansion.
-constexpr std::uint64_t kNodeUnits = 16;
+constexpr std::uint64_t kNodeUnits = 128;
+constexpr std::uint64_t kParseByteUnits = 16;  // a byte of text the grammar parses
+// A launch read into a job (its options, allocation, environment and settings facts) and each word of it.
+constexpr std::uint64_t kLaunchUnits = 8192;
+// A word built by expansion (its text, origins and reasons).
+constexpr std::uint64_t kFieldUnits = 64;
+// A branch's copy of the variables merged back, per variable it may have changed.
+constexpr std::uint64_t kBranchUnits = 1024;
 // A variable's value past these sizes is not followed (A="$A $A" doubles it at each line, as bash would):
 // it becomes unknown, so what it would have set is not checked rather than guessed.
 constexpr std::size_t kMaxValueBytes = 256u << 10;
@@ -326,14 +333,20 @@ class ShellParser {
 
   // Builds the fields one word expands to: unquoted expansions split on blanks, "${A[@]}" gives one
   // field per element, quoted text never splits.
+  // The words an expansion produces, as bash splits them; or, for a value expanded as one string
+  // (`joined`), those words joined by single blanks, built in place rather than as words to join.
   struct Fields {
     std::vector<ShellText> done;
     ShellText current;
     bool started = false;
+    bool joined = false;
+    bool blank_pending = false;  // joined: a word ended; the next one starts after a blank
+    std::size_t words = 0;       // joined: how many words `current` holds
+
     void add(const ShellText& t, bool split) {
       if (!split) {
+        open();
         current.append(t);
-        started = true;
         return;
       }
       // Each run-time part's reason goes with the field that holds its placeholder byte, when the text
@@ -342,27 +355,54 @@ class ShellParser {
                       static_cast<std::size_t>(std::count(t.text.begin(), t.text.end(), kUnknownByte));
       current.merge_meta(t, !per_byte);
       std::size_t next_reason = 0;
-      for (std::size_t i = 0; i < t.text.size(); ++i) {
-        char c = t.text[i];
-        if (c == ' ' || c == '\t' || c == '\n') {
+      const std::string& text = t.text;
+      // Word by word, each copied with its origins in one go (a long value splits into many words).
+      for (std::size_t i = 0; i < text.size();) {
+        if (is_blank(text[i])) {
           if (started) finish();
+          ++i;
           continue;
         }
-        if (c == kUnknownByte && per_byte)
-          current.unknown_reasons.push_back(t.unknown_reasons[next_reason++]);
-        current.push(c, t.origin.at(i));
-        started = true;
+        std::size_t j = i;
+        while (j < text.size() && !is_blank(text[j])) ++j;
+        open();
+        if (per_byte)
+          for (std::size_t k = i; k < j; ++k)
+            if (text[k] == kUnknownByte) current.unknown_reasons.push_back(t.unknown_reasons[next_reason++]);
+        current.append_slice(t, i, j);
+        i = j;
       }
     }
     // Quoted text, taken over: a long value expanded inside quotes is not copied once more.
     void add(ShellText&& t) {
+      open();
       current.append_moved(std::move(t));
-      started = true;
     }
     void finish() {
-      if (started) done.push_back(std::move(current));
+      if (joined) {
+        if (started) {
+          ++words;
+          blank_pending = true;
+        }
+        started = false;
+        return;
+      }
+      if (started) {
+        WorkMeter::charge(kFieldUnits);
+        done.push_back(std::move(current));
+      }
       current = ShellText{};
       started = false;
+    }
+
+   private:
+    static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n'; }
+    void open() {
+      if (joined && blank_pending && !started) {
+        current.push(' ', {});
+        blank_pending = false;
+      }
+      started = true;
     }
   };
 

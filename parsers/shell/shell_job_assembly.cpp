@@ -156,6 +156,7 @@ void ShellParser::emit_job(const Launch& l, std::vector<ShellText>& w, const Loc
   std::string entry = role.entry.empty() ? w[l.entry].text : role.entry;
   const bool own_workers = adapter && adapter->places_its_workers();
   TrainingArgs& ta = role.settings;
+  WorkMeter::charge(kLaunchUnits + 64 * w.size());
 
   RawJob job;
   job.range = where.range;

@@ -179,7 +179,7 @@ static std::optional<std::string> placeholder_slot(std::string_view text, std::s
 void ShellParser::parse_and_walk(const Source& src, Env& env, Context& ctx, bool read_directives,
                                  bool report_errors) {
   // The grammar reads a copy with the forms it lacks rewritten (same length); values come from src.
-  if (!budget_.spend(src.text.size())) return;
+  if (!budget_.spend(kParseByteUnits * src.text.size())) return;
   std::string prepared;
   bool rewritten = needs_bash_grammar_workarounds(src.text);
   if (rewritten) prepared = prepare_for_bash_grammar(src.text);

@@ -594,6 +594,7 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
   };
   std::set<std::string> names;  // only the names some branch set or erased can differ
   for (const auto& r : results) r.changed_since(env, names);
+  WorkMeter::charge(kBranchUnits * results.size() * (1 + names.size()));
   // Options appended in branches are added to the value in place once the branches are gone (while they
   // live, they share it, and changing it would copy the whole value at every if).
   struct Appended {

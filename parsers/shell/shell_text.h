@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lint/model/fact.h"
+#include "lint/model/work_budget.h"
 
 namespace parlint {
 
@@ -21,10 +22,25 @@ struct ByteOrigin {
 // allocate nine bytes for every byte of text.
 class ByteOrigins {
  public:
+  ByteOrigins() = default;
+  // A copy is charged to the work meter (lint/model/work_budget.h) by the bytes it describes: a text's
+  // copy costs what its bytes and runs do, and a script that copies long values at every branch must
+  // run out of its budget by the same units on every machine.
+  ByteOrigins(const ByteOrigins& other) : runs_(other.runs_), size_(other.size_) { charge_copy(); }
+  ByteOrigins& operator=(const ByteOrigins& other) {
+    runs_ = other.runs_;
+    size_ = other.size_;
+    charge_copy();
+    return *this;
+  }
+  ByteOrigins(ByteOrigins&&) noexcept = default;
+  ByteOrigins& operator=(ByteOrigins&&) noexcept = default;
+
   // The origin of the next byte.
   void push(ByteOrigin o) {
     if (runs_.empty() || !continues(runs_.back(), o)) runs_.push_back({size_, o});
     ++size_;
+    WorkMeter::charge(1);
   }
   // The origins of other's bytes, after these.
   // Only the first run can continue the last one here: the runs of `other` are already maximal, so the
@@ -34,10 +50,30 @@ class ByteOrigins {
     std::size_t from = 0;
     if (!runs_.empty() && continues(runs_.back(), other.runs_.front().origin)) from = 1;
     std::uint32_t shift = size_;
-    runs_.reserve(runs_.size() + other.runs_.size() - from);
+    WorkMeter::charge(kCopyUnits + other.size_ / 8 + other.runs_.size());
     for (std::size_t r = from; r < other.runs_.size(); ++r)
       runs_.push_back({other.runs_[r].start + shift, other.runs_[r].origin});
     size_ += other.size_;
+  }
+  // The origins of other's bytes [from, to), after these.
+  void append_slice(const ByteOrigins& other, std::size_t from, std::size_t to) {
+    to = std::min<std::size_t>(to, other.size_);
+    if (from >= to) return;
+    WorkMeter::charge(kCopyUnits / 4 + (to - from) / 8);
+    for (std::size_t r = other.run_index(from); r < other.runs_.size() && other.runs_[r].start < to; ++r) {
+      std::size_t first = std::max<std::size_t>(from, other.runs_[r].start);
+      std::size_t last = std::min<std::size_t>(to, other.run_end(r));
+      ByteOrigin o = origin_in(other.runs_[r], first);
+      if (runs_.empty() || !continues(runs_.back(), o)) runs_.push_back({size_, o});
+      size_ += static_cast<std::uint32_t>(last - first);
+    }
+  }
+  // Produced origins for bytes up to `size`.
+  void pad_to(std::size_t size) {
+    if (size <= size_) return;
+    ByteOrigin produced{};
+    if (runs_.empty() || !continues(runs_.back(), produced)) runs_.push_back({size_, produced});
+    size_ = static_cast<std::uint32_t>(size);
   }
   // The origin of byte i; a produced origin past the end.
   ByteOrigin at(std::size_t i) const {
@@ -84,6 +120,9 @@ class ByteOrigins {
     return static_cast<std::size_t>(it - runs_.begin()) - 1;
   }
 
+  static constexpr std::uint64_t kCopyUnits = 16;  // an allocation
+  void charge_copy() const { WorkMeter::charge(kCopyUnits + size_ / 8 + runs_.size()); }
+
   std::vector<Run> runs_;
   std::uint32_t size_ = 0;
 };
@@ -120,6 +159,12 @@ struct ShellText {
   void push(char c, ByteOrigin o) {
     text.push_back(c);
     origin.push(o);
+  }
+  // Bytes [from, to) of other, with their origins (not its reasons or assignments).
+  void append_slice(const ShellText& other, std::size_t from, std::size_t to) {
+    text.append(other.text, from, to - from);
+    origin.append_slice(other.origin, from, to);
+    origin.pad_to(text.size());  // bytes other has no origin for are produced ones
   }
   void append(const ShellText& other) {
     text += other.text;

@@ -39,7 +39,9 @@ namespace {
 // Bound on nodes visited per document, counting every alias expansion (real configs have a few thousand): an
 // alias bomb ("billion laughs") stops here instead of exhausting memory.
 constexpr std::size_t kMaxNodeVisits = 200'000;
-constexpr std::uint64_t kVisitUnits = 100;  // what a node visit charges the file's work budget
+// What a node visit charges the file's work budget,
+constexpr std::uint64_t kVisitUnits = 250;
+constexpr std::uint64_t kByteUnits = 16;  // and per byte of text parsed
 
 struct Entry {
   std::vector<std::string> path;  // components, dotted keys already split
@@ -840,6 +842,7 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, const Doc
   std::vector<Document> documents;
   bool truncated = false;
   try {
+    work.spend(kByteUnits * source.text().size());  // what yaml-cpp's parse costs, before any visit
     documents = load_documents(source.text(), truncated);
     if (truncated)
       out.errors.push_back({source.position(0).line > 0 ? SourceRange{{1, 1}, {1, 1}} : SourceRange{},
