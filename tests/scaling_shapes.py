@@ -132,6 +132,51 @@ def megatron_flags(n):
     return {"run.sh": HEADER + f"{LAUNCH} --tensor-model-parallel-size 2 \\\n  " + flags + "\n"}
 
 
+def source_fan_out(n, depth=8):
+    # Environment files that source each other: each of eight levels sources the next n times (bash reads
+    # n^8 files). A file sourced again with the same variables in scope is read once.
+    files = {"run.sh": HEADER + "source ./env0.sh\n" + f"{LAUNCH} --tensor-model-parallel-size $TP --num-layers 7 "
+             "--pipeline-model-parallel-size 2\n"}
+    for d in range(depth):
+        body = f"#!/bin/bash\nexport NCCL_LEVEL_{d}=1\nDATA_{d}=/data/{d}\n"
+        body += f"source ./env{d + 1}.sh\n" * n if d + 1 < depth else "TP=16\n"
+        files[f"env{d}.sh"] = body
+    return files
+
+
+def source_chain(n):
+    # A chain of sourced files, each setting variables and sourcing the next (parlint follows 8 levels).
+    files = {"run.sh": HEADER + "source ./c0.sh\n" + f"{LAUNCH} --tensor-model-parallel-size $TP\n"}
+    for i in range(n):
+        body = "".join(f"V{i}_{j}=value{j}\n" for j in range(20)) + (f"source ./c{i + 1}.sh\n" if i + 1 < n else "TP=4\n")
+        files[f"c{i}.sh"] = body
+    return files
+
+
+def many_functions(n):
+    # Helper functions, each called once, each adding options.
+    fns = "".join(f"add_{i}() {{\n  local v={i}\n  OPTS=\"$OPTS --f{i} $v\"\n}}\n" for i in range(n))
+    calls = "".join(f"add_{i}\n" for i in range(n))
+    return {"run.sh": HEADER + 'OPTS="--tensor-model-parallel-size 2"\n' + fns + calls + f"{LAUNCH} $OPTS\n"}
+
+
+def python_dict_table(n):
+    # A table of layouts by model name, looked up by a recipe.
+    rows = "".join(f'    "m{i}": dict(tp={1 << (i % 4)}, pp={1 + i % 3}, layers={24 + i % 8}),\n' for i in range(n))
+    return {"recipes.py": "LAYOUTS = {\n" + rows + "}\n\n\ndef recipe(name='m1'):\n    row = LAYOUTS[name]\n"
+            "    cfg = pretrain_config()\n    cfg.model.tensor_model_parallel_size = row['tp']\n"
+            "    cfg.model.pipeline_model_parallel_size = row['pp']\n    cfg.model.num_layers = row['layers']\n"
+            "    return cfg\n"}
+
+
+def huge_yaml(n):
+    # A long config: nested sections with lists, as generated sweeps write them.
+    sections = "".join(f"section_{i}:\n  name: s{i}\n  values: [{i}, {i + 1}, {i + 2}]\n  nested:\n"
+                       f"    a: {i}\n    b: text {i}\n" for i in range(n))
+    return {"conf.yaml": "model:\n  tensor_model_parallel_size: 2\n  num_layers: 7\n  pipeline_model_parallel_size: 2\n"
+            + sections + "trainer:\n  devices: 8\n  num_nodes: 1\n"}
+
+
 SHAPES = {
     "sequential_ifs": (sequential_ifs, 1500),
     "sequential_ifs_array": (sequential_ifs_array, 1000),
@@ -152,6 +197,11 @@ SHAPES = {
     "yaml_flag_sections": (yaml_flag_sections, 1000),
     "hydra_overrides": (hydra_overrides, 8000),
     "megatron_flags": (megatron_flags, 8000),
+    "source_fan_out": (source_fan_out, 8),
+    "source_chain": (source_chain, 200),
+    "many_functions": (many_functions, 1000),
+    "python_dict_table": (python_dict_table, 2000),
+    "huge_yaml": (huge_yaml, 4000),
 }
 
 

