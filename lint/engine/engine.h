@@ -21,6 +21,8 @@
 
 namespace parlint {
 
+class TreeCache;
+
 // --fix writes the fixed files, --diff only computes them (DESIGN §4).
 enum class FixMode { kOff, kApply, kDiff };
 
@@ -37,6 +39,9 @@ struct EngineOptions {
   BudgetLimits file_budget = BudgetLimits::from_environment({});
   // The language server's open buffers, read in place of the disk copies (and the paths read recorded).
   SourceOverlay* overlay = nullptr;
+  // The language server's parse trees of the buffers it lints, each reparsed from its last tree after an
+  // edit. Not synchronized: only one thread may lint with it.
+  TreeCache* trees = nullptr;
   bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide
   // Configuration: --config (fixed) or discovery of the closest .parlint.yaml. Command-line choices win:
   // the flags below say which ones were given.

@@ -185,7 +185,7 @@ void withdraw_shared_fixes(AnalysedFile& file) {
 }  // namespace
 
 ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader,
-                        WorkBudget* budget) {
+                        WorkBudget* budget, TreeCache* trees) {
   WorkBudget own;
   WorkBudget& work = budget ? *budget : own;
   ParsedFile parsed;
@@ -210,7 +210,7 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
       std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
       break;
     case FileKind::kShell:
-      parsed = parse_shell(path, source, framework_adapters(), reader, &work);
+      parsed = parse_shell(path, source, framework_adapters(), reader, &work, trees);
       resolve_referenced_files(parsed, reader, &work);
       break;
     case FileKind::kPython:
@@ -275,7 +275,7 @@ AnalysedFile analyse_file(const std::string& path, std::string text, const FileR
   out.path = path;
   out.source = std::make_unique<SourceText>(std::move(text));
   WorkBudget budget(options.file_budget);
-  out.parsed = parse_source(path, *out.source, reader, &budget);
+  out.parsed = parse_source(path, *out.source, reader, &budget, options.trees);
   // The user's own framework source: its recipes, and the Megatron-Core version it runs.
   if (std::any_of(out.parsed.jobs.begin(), out.parsed.jobs.end(),
                   [](const RawJob& j) { return !j.recipe.empty(); }))

@@ -19,6 +19,7 @@
 #include "lint/lsp/text_document.h"
 #include "lint/model/source_files.h"
 #include "lint/model/uri.h"
+#include "parsers/tree_sitter/tree_cache.h"
 #include "rules/api/rule.h"
 
 namespace parlint::lsp {
@@ -415,6 +416,7 @@ class LanguageServer {
     out.version = version;
     EngineOptions options = options_.engine;
     options.overlay = &overlay;  // open buffers in place of the disk copies; the paths read are recorded
+    options.trees = &trees_;     // an edited buffer is reparsed from its last tree
     RunResult r = check_document(path, std::move(text), options);
     for (auto& cd : r.diagnostics) {
       std::string p =
@@ -742,6 +744,7 @@ class LanguageServer {
   std::map<std::string, LintContribution> results_;  // by the URI of the linted document
   bool stop_ = false;
   std::thread worker_;
+  TreeCache trees_;  // the worker's alone (lint())
 };
 
 }  // namespace

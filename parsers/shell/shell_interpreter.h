@@ -34,6 +34,7 @@
 #include "parsers/shell/shell_syntax_check.h"
 #include "parsers/shell/shell_text.h"
 #include "parsers/shell/shell_variables.h"
+#include "parsers/tree_sitter/tree_cache.h"
 #include "parsers/tree_sitter/tree_sitter_fields.h"
 #include "parsers/tree_sitter/tree_sitter_languages.h"
 #include "parsers/tree_sitter/tree_sitter_tree.h"
@@ -150,8 +151,8 @@ inline const std::set<std::string, std::less<>> kScanWrappers = {
 class ShellParser {
  public:
   ShellParser(std::string_view path, const SourceText& main, const LaunchAdapters& adapters,
-              const FileReader& reader, WorkBudget& budget)
-      : adapters_(adapters), reader_(reader), budget_(budget) {
+              const FileReader& reader, WorkBudget& budget, TreeCache* trees = nullptr)
+      : adapters_(adapters), reader_(reader), budget_(budget), trees_(trees) {
     files_.push_back({std::string(path), &main, nullptr});
     out_.path = std::string(path);
   }
@@ -184,6 +185,9 @@ class ShellParser {
   void note_script_form(TSNode root, const Source& src);
 
   static TSTree* parse_bash(const std::string& text);
+  // The tree of `text`, the grammar's copy of `src`: the main file's is reparsed from its last tree when
+  // the caller keeps trees (the language server), strings run as shell are parsed afresh.
+  TsTree parse_grammar_text(const Source& src, const std::string& text);
 
   void report_syntax_error(const BashSyntaxError& bad, const Source& src, bool in_string);
 
@@ -606,6 +610,7 @@ class ShellParser {
   const LaunchAdapters& adapters_;             // the frameworks a launch may belong to (parsers/frameworks)
   const FileReader& reader_;                   // every file the script refers to is read through it
   WorkBudget& budget_;                         // what reading this file (and what it sources) may cost
+  TreeCache* trees_;                           // the main file's last tree, to reparse an edit from (or null)
   std::optional<SourcePosition> budget_stop_;  // the first line of the main file not read for it
   ParsedFile out_;
   // Launch strings chosen by branch that the words being expanded read ($APP): name and values.

@@ -183,7 +183,7 @@ void ShellParser::parse_and_walk(const Source& src, Env& env, Context& ctx, bool
   std::string prepared;
   bool rewritten = needs_bash_grammar_workarounds(src.text);
   if (rewritten) prepared = prepare_for_bash_grammar(src.text);
-  TsTree tree(parse_bash(rewritten ? prepared : src.text));
+  TsTree tree = parse_grammar_text(src, rewritten ? prepared : src.text);
   if (!tree) return;
   std::vector<UnreadAssignment> unread;
   if (ts_node_has_error(ts_tree_root_node(tree.get()))) {
@@ -368,6 +368,12 @@ TSTree* ShellParser::parse_bash(const std::string& text) {
                                 static_cast<std::uint32_t>(text.size()));
 }
 
+TsTree ShellParser::parse_grammar_text(const Source& src, const std::string& text) {
+  if (trees_ && src.file == 0 && src.origin.empty())
+    return trees_->parse(thread_bash_parser(), out_.path, text);
+  return TsTree(parse_bash(text));
+}
+
 void ShellParser::report_syntax_error(const BashSyntaxError& bad, const Source& src, bool in_string) {
   if (src.text.empty() || out_.errors.size() >= kMaxSyntaxErrors) return;
   std::uint32_t at = static_cast<std::uint32_t>(std::min(bad.offset, src.text.size() - 1));
@@ -546,9 +552,9 @@ std::vector<Word> ShellParser::directive_words(const Source& src, std::uint32_t 
 namespace parlint {
 
 ParsedFile parse_shell(std::string_view path, const SourceText& source, const LaunchAdapters& adapters,
-                       const FileReader& reader, WorkBudget* budget) {
+                       const FileReader& reader, WorkBudget* budget, TreeCache* trees) {
   WorkBudget own;
-  shell::ShellParser parser(path, source, adapters, reader, budget ? *budget : own);
+  shell::ShellParser parser(path, source, adapters, reader, budget ? *budget : own, trees);
   return parser.run();
 }
 

@@ -12,9 +12,13 @@
 
 namespace parlint {
 
+class TreeCache;
+
 // `adapters` are the frameworks a launch may belong to (parsers/frameworks: framework_adapters());
-// `budget` is what reading the file may cost (a default budget of its own when null).
+// `budget` is what reading the file may cost (a default budget of its own when null); `trees`, when
+// given, holds the file's tree from its last parse, and the file is reparsed from it (an edited buffer).
 ParsedFile parse_shell(std::string_view path, const SourceText& source, const LaunchAdapters& adapters,
-                       const FileReader& reader = FileReader::disk(), WorkBudget* budget = nullptr);
+                       const FileReader& reader = FileReader::disk(), WorkBudget* budget = nullptr,
+                       TreeCache* trees = nullptr);
 
 }  // namespace parlint

@@ -1,0 +1,121 @@
+// TreeCache: an edited text reparsed from its last tree gives the tree a fresh parse gives, node for node.
+#include "parsers/tree_sitter/tree_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "parsers/tree_sitter/tree_sitter_languages.h"
+
+namespace parlint {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(TreeCache, EditBetweenSpansTheChange) {
+  TSInputEdit e = TreeCache::edit_between("TP=4\nPP=2\n", "TP=4\nPP=16\n");
+  EXPECT_EQ(e.start_byte, 8u);
+  EXPECT_EQ(e.old_end_byte, 9u);
+  EXPECT_EQ(e.new_end_byte, 10u);
+  EXPECT_EQ(e.start_point.row, 1u);
+  EXPECT_EQ(e.start_point.column, 3u);
+  EXPECT_EQ(e.old_end_point.column, 4u);
+  EXPECT_EQ(e.new_end_point.column, 5u);
+  // A line inserted: the edit ends on a later row of the new text.
+  e = TreeCache::edit_between("a\nb\n", "a\nx\ny\nb\n");
+  EXPECT_EQ(e.start_byte, 2u);
+  EXPECT_EQ(e.old_end_byte, 2u);
+  EXPECT_EQ(e.new_end_byte, 6u);
+  EXPECT_EQ(e.new_end_point.row, 3u);
+  EXPECT_EQ(e.new_end_point.column, 0u);
+  // A repeated character: the common start and end do not overlap.
+  e = TreeCache::edit_between("aaa", "aaaa");
+  EXPECT_EQ(e.start_byte, 3u);
+  EXPECT_EQ(e.old_end_byte, 3u);
+  EXPECT_EQ(e.new_end_byte, 4u);
+  e = TreeCache::edit_between("same", "same");
+  EXPECT_EQ(e.start_byte, 4u);
+  EXPECT_EQ(e.old_end_byte, 4u);
+  EXPECT_EQ(e.new_end_byte, 4u);
+}
+
+// Node by node: kind, extent, and the flags the shell parser reads.
+void expect_same_tree(TSNode a, TSNode b, const std::string& where) {
+  ASSERT_EQ(ts_node_symbol(a), ts_node_symbol(b)) << where;
+  ASSERT_EQ(ts_node_start_byte(a), ts_node_start_byte(b)) << where;
+  ASSERT_EQ(ts_node_end_byte(a), ts_node_end_byte(b)) << where;
+  ASSERT_EQ(ts_node_start_point(a).row, ts_node_start_point(b).row) << where;
+  ASSERT_EQ(ts_node_start_point(a).column, ts_node_start_point(b).column) << where;
+  ASSERT_EQ(ts_node_end_point(a).row, ts_node_end_point(b).row) << where;
+  ASSERT_EQ(ts_node_end_point(a).column, ts_node_end_point(b).column) << where;
+  ASSERT_EQ(ts_node_is_missing(a), ts_node_is_missing(b)) << where;
+  ASSERT_EQ(ts_node_is_extra(a), ts_node_is_extra(b)) << where;
+  ASSERT_EQ(ts_node_has_error(a), ts_node_has_error(b)) << where;
+  ASSERT_EQ(ts_node_child_count(a), ts_node_child_count(b)) << where;
+  TSTreeCursor ca = ts_tree_cursor_new(a), cb = ts_tree_cursor_new(b);
+  if (ts_tree_cursor_goto_first_child(&ca) && ts_tree_cursor_goto_first_child(&cb)) {
+    do {
+      ASSERT_EQ(ts_tree_cursor_current_field_id(&ca), ts_tree_cursor_current_field_id(&cb)) << where;
+      expect_same_tree(ts_tree_cursor_current_node(&ca), ts_tree_cursor_current_node(&cb), where);
+      if (testing::Test::HasFatalFailure()) break;
+    } while (ts_tree_cursor_goto_next_sibling(&ca) && ts_tree_cursor_goto_next_sibling(&cb));
+  }
+  ts_tree_cursor_delete(&ca);
+  ts_tree_cursor_delete(&cb);
+}
+
+// Each shell fixture, edited the way typing does (a character typed, deleted or replaced, a line added,
+// an edit undone), reparsed through the cache after every edit.
+TEST(TreeCache, IncrementalParsesMatchFreshParses) {
+  std::mt19937 rng(44);
+  const std::string typed[] = {"8", "a", " ", "\n", "$", "\"", "'", "(", ")", "{", "}", ";", "#", "\\", "`"};
+  int files = 0, parses = 0, reparses = 0;  // reparses: from a tree without errors to one without
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(PARLINT_SOURCE_DIR) / "fixtures")) {
+    auto ext = entry.path().extension();
+    if (!entry.is_regular_file() || (ext != ".sh" && ext != ".sbatch" && ext != ".slurm")) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    std::string text = buffer.str();
+    if (text.empty()) continue;
+    ++files;
+    TreeCache cache;
+    const std::string key = entry.path().string();
+    std::string previous;
+    bool clean_before = false;
+    for (int step = 0; step < 24; ++step) {
+      if (step > 0 && step % 3 == 0) {
+        std::swap(text, previous);  // undo
+      } else if (step > 0) {
+        previous = text;
+        std::size_t at = rng() % (text.size() + 1), gone = rng() % 3;
+        gone = std::min(gone, text.size() - at);
+        std::string with =
+            step % 5 == 0 ? "X_" + std::to_string(step) + "=1\n" : typed[rng() % std::size(typed)];
+        if (step % 7 == 0) with.clear();
+        text.replace(at, gone, with);
+      }
+      TsTree incremental = cache.parse(thread_bash_parser(), key, text);
+      TsTree fresh(ts_parser_parse_string(thread_bash_parser(), nullptr, text.data(),
+                                          static_cast<std::uint32_t>(text.size())));
+      ASSERT_TRUE(incremental && fresh);
+      ++parses;
+      bool clean = !ts_node_has_error(ts_tree_root_node(fresh.get()));
+      reparses += clean_before && clean;
+      clean_before = clean;
+      expect_same_tree(ts_tree_root_node(incremental.get()), ts_tree_root_node(fresh.get()),
+                       entry.path().string() + " step " + std::to_string(step));
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(files, 100);
+  EXPECT_GT(parses, 2400);
+  EXPECT_GT(reparses, 1500) << reparses;
+}
+
+}  // namespace
+}  // namespace parlint
