@@ -2,23 +2,32 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace parlint {
 namespace {
 
-// Tree-sitter's point of a byte offset: rows end at '\n', columns count bytes. Counted on from `from`,
-// the point of offset `from_offset`, so that the three points of an edit scan the text once.
+// Tree-sitter's point of a byte offset: rows end at '\n', columns count bytes. Counted on from `from`, the
+// point of offset `from_offset`, so that the three points of an edit scan the text once.
 TSPoint point_at(std::string_view text, std::size_t offset, TSPoint from, std::size_t from_offset) {
-  TSPoint p = from;
-  for (std::size_t i = from_offset; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++p.row;
-      p.column = 0;
-    } else {
-      ++p.column;
-    }
-  }
-  return p;
+  std::string_view span = text.substr(from_offset, offset - from_offset);
+  auto rows = static_cast<std::uint32_t>(std::count(span.begin(), span.end(), '\n'));
+  if (rows == 0) return {from.row, from.column + static_cast<std::uint32_t>(span.size())};
+  return {from.row + rows, static_cast<std::uint32_t>(span.size() - span.rfind('\n') - 1)};
+}
+
+// The length of the common start of `a` and `b`, or of their common end (`from_end`). A block at a time with
+// memcmp: a loop over the bytes of a 2,000-line script was ~300k instructions per edit.
+std::size_t common_length(std::string_view a, std::string_view b, bool from_end) {
+  constexpr std::size_t kBlock = 256;
+  std::size_t n = std::min(a.size(), b.size()), same = 0;
+  auto at = [&](std::string_view s, std::size_t i, std::size_t len) {
+    return s.data() + (from_end ? s.size() - i - len : i);
+  };
+  while (same + kBlock <= n && std::memcmp(at(a, same, kBlock), at(b, same, kBlock), kBlock) == 0)
+    same += kBlock;
+  while (same < n && *at(a, same, 1) == *at(b, same, 1)) ++same;
+  return same;
 }
 
 bool has_error(const TsTree& tree) {
@@ -28,20 +37,17 @@ bool has_error(const TsTree& tree) {
 }  // namespace
 
 TSInputEdit TreeCache::edit_between(std::string_view old_text, std::string_view new_text) {
-  std::size_t shorter = std::min(old_text.size(), new_text.size());
-  auto diverge = std::mismatch(old_text.begin(), old_text.begin() + static_cast<std::ptrdiff_t>(shorter),
-                               new_text.begin());
-  std::size_t prefix = static_cast<std::size_t>(diverge.first - old_text.begin());
+  std::size_t prefix = common_length(old_text, new_text, false);
   // The common end, not reaching back into the common start.
-  auto converge =
-      std::mismatch(old_text.rbegin(), old_text.rbegin() + static_cast<std::ptrdiff_t>(shorter - prefix),
-                    new_text.rbegin());
-  std::size_t suffix = static_cast<std::size_t>(converge.first - old_text.rbegin());
-  std::size_t old_end = old_text.size() - suffix, new_end = new_text.size() - suffix;
-  TSPoint start = point_at(new_text, prefix, {0, 0}, 0);
-  return {static_cast<std::uint32_t>(prefix),         static_cast<std::uint32_t>(old_end),
-          static_cast<std::uint32_t>(new_end),        start,
-          point_at(old_text, old_end, start, prefix), point_at(new_text, new_end, start, prefix)};
+  std::size_t suffix = common_length(old_text.substr(prefix), new_text.substr(prefix), true);
+  TSInputEdit edit;
+  edit.start_byte = static_cast<std::uint32_t>(prefix);
+  edit.old_end_byte = static_cast<std::uint32_t>(old_text.size() - suffix);
+  edit.new_end_byte = static_cast<std::uint32_t>(new_text.size() - suffix);
+  edit.start_point = point_at(new_text, prefix, {0, 0}, 0);
+  edit.old_end_point = point_at(old_text, edit.old_end_byte, edit.start_point, prefix);
+  edit.new_end_point = point_at(new_text, edit.new_end_byte, edit.start_point, prefix);
+  return edit;
 }
 
 TsTree TreeCache::parse(TSParser* parser, const std::string& key, std::string_view text) {

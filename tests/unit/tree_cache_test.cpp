@@ -37,6 +37,19 @@ TEST(TreeCache, EditBetweenSpansTheChange) {
   EXPECT_EQ(e.start_byte, 3u);
   EXPECT_EQ(e.old_end_byte, 3u);
   EXPECT_EQ(e.new_end_byte, 4u);
+  // Lines joined in a long text (the common start and end compared a block at a time).
+  std::string before = std::string(1000, 'a') + "\nb\nc\n" + std::string(700, 'd');
+  std::string after = std::string(1000, 'a') + "c\n" + std::string(700, 'd');
+  e = TreeCache::edit_between(before, after);
+  EXPECT_EQ(e.start_byte, 1000u);
+  EXPECT_EQ(e.old_end_byte, 1003u);  // "\nb\n" removed
+  EXPECT_EQ(e.new_end_byte, 1000u);
+  EXPECT_EQ(e.start_point.row, 0u);
+  EXPECT_EQ(e.start_point.column, 1000u);
+  EXPECT_EQ(e.old_end_point.row, 2u);
+  EXPECT_EQ(e.old_end_point.column, 0u);
+  EXPECT_EQ(e.new_end_point.row, 0u);
+  EXPECT_EQ(e.new_end_point.column, 1000u);
   e = TreeCache::edit_between("same", "same");
   EXPECT_EQ(e.start_byte, 4u);
   EXPECT_EQ(e.old_end_byte, 4u);
