@@ -88,17 +88,18 @@ std::size_t substring_expansion(std::string& t, std::size_t i) {
 
 // `${A:$K+1}`, `${A:1:$N}`: the grammar reads a substring offset or length that starts with `$` only as
 // `$((...))`; without the `$` it is the same arithmetic to bash. What one expansion scanned is not
-// scanned again, so the pass stays linear on any input.
+// scanned again, so the pass stays linear on any input. find() jumps from one `${` to the next (memchr):
+// the language server prepares a buffer on every edit.
 void substring_expansions(std::string& t) {
-  for (std::size_t i = 0; i + 2 < t.size(); ++i)
-    if (t[i] == '$' && t[i + 1] == '{') i = std::max(i, substring_expansion(t, i) - 1);
+  std::size_t i = t.find("${");
+  while (i != std::string::npos && i + 2 < t.size()) i = t.find("${", substring_expansion(t, i));
 }
 
 // `${x%%[*}`, `${e%%]*}`: an unbalanced bracket in a removal or replacement pattern is a literal to bash
 // but opens (or closes) a bracket expression for the grammar.
 void pattern_brackets(std::string& t) {
-  for (std::size_t i = 0; i + 2 < t.size(); ++i) {
-    if (t[i] != '$' || t[i + 1] != '{' || !is_name_start(t[i + 2])) continue;
+  for (std::size_t i = t.find("${"); i != std::string::npos && i + 2 < t.size(); i = t.find("${", i + 1)) {
+    if (!is_name_start(t[i + 2])) continue;
     std::size_t j = i + 2;
     while (j < t.size() && is_name_char(t[j])) ++j;
     if (j >= t.size() || (t[j] != '#' && t[j] != '%' && t[j] != '/')) continue;
