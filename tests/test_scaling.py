@@ -24,7 +24,7 @@ THRESHOLD = 2.3
 # and the merge after it looks for the appended options in the whole value, so n ifs that append to one
 # value cost n times its length (2.4-2.6 per doubling from 2n to 4n here). The old bound holds for them.
 KNOWN_SUPERLINEAR = {"sequential_ifs": 3.0, "nested_ifs": 3.0}
-RUNS = 5
+RUNS = 3
 TIMEOUT_SECONDS = 60
 TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"  # GNU time (the shell's keyword is not it)
 
