@@ -41,8 +41,12 @@ std::optional<std::string> FileReader::read(const std::string& path, std::size_t
   return read_stream(in, static_cast<std::size_t>(st.st_size), max_size);
 }
 
+bool FileReader::buffered(const std::string& path) const {
+  return overlay_ && overlay_->buffers.count(normalized_path(path)) > 0;
+}
+
 bool FileReader::exists(const std::string& path) const {
-  if (overlay_ && overlay_->buffers.count(normalized_path(path))) return true;
+  if (buffered(path)) return true;
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }

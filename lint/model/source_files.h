@@ -33,6 +33,8 @@ class FileReader {
   std::optional<std::string> read(const std::string& path, std::size_t limit = kDefaultMaxSize) const;
   // True when read() would find something (size aside).
   bool exists(const std::string& path) const;
+  // True when the overlay holds an open buffer for `path`, whatever the disk has.
+  bool buffered(const std::string& path) const;
   std::size_t max_size() const { return max_size_; }
 
  private:

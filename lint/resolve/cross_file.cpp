@@ -25,11 +25,10 @@ namespace fs = std::filesystem;
 namespace {
 
 bool regular_file(const fs::path& p, const FileReader& reader) {
-  // An open editor buffer counts even before it is saved.
-  if (reader.exists(p.string()) && !fs::exists(p)) return true;
+  // One stat per candidate: a launch looks a dozen paths up the tree, most of them missing.
   struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-         static_cast<std::size_t>(st.st_size) <= reader.max_size();
+  if (::stat(p.c_str(), &st) != 0) return reader.buffered(p.string());  // an editor buffer not yet saved
+  return S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) <= reader.max_size();
 }
 
 // The folders a relative reference is looked up in: the launching script's folder and the folders above it
