@@ -445,8 +445,10 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
   ConfigResolver configs(options.config, options.discover_config);
   std::vector<Input> inputs = collect_inputs(paths, options, configs, errors);
   std::vector<FileOutcome> outcomes(inputs.size());
-  unsigned workers =
-      options.jobs > 0 ? static_cast<unsigned>(options.jobs) : std::thread::hardware_concurrency();
+  // One file is linted on this thread: no pool, and no look at the CPU count (a read of sysfs).
+  unsigned workers = inputs.size() <= 1 ? 1
+                     : options.jobs > 0 ? static_cast<unsigned>(options.jobs)
+                                        : std::thread::hardware_concurrency();
   workers = std::clamp<unsigned>(workers, 1, static_cast<unsigned>(std::max<std::size_t>(inputs.size(), 1)));
   std::atomic<std::size_t> next{0};
   auto work = [&] {
