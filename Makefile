@@ -104,12 +104,16 @@ $(BENCH_CORPUS)/.done: tests/bench/gen_corpus.py
 	python3 tests/bench/gen_corpus.py $(BENCH_CORPUS) --files $(BENCH_FILES) --seed 1
 	touch $@
 
+# The real-world corpus the comparisons also run on, read where it is (its files belong to their authors:
+# never copied into the repository); ../shared/corpus/build writes it. Empty: compare.py's default,
+# ~/.cache/parlint-corpus-public, skipped with a note on how to build it when it does not exist.
+REAL_CORPUS ?=
 bench: deps-bench build $(BENCH_CORPUS)/.done
 	cmake -S . -B $(BUILD) >/dev/null  # finds Google Benchmark if deps-bench just installed it
 	cmake --build $(BUILD) --target parlint_bench parlint_parse_floor -j $(JOBS)
 	PARLINT_BENCH_CORPUS=$(BENCH_CORPUS) $(BUILD)/parlint_bench --benchmark_min_time=1
 	python3 tests/bench/compare.py --parlint $(BUILD)/parlint --floor $(BUILD)/parlint_parse_floor \
-	  --corpus $(BENCH_CORPUS)
+	  --corpus $(BENCH_CORPUS) $(if $(REAL_CORPUS),--real-corpus $(REAL_CORPUS))
 bench-lsp: build-test
 	PARLINT=$(BUILD)/parlint NODE_PATH=$(BUILD)/test-tools/node_modules node tests/bench/lsp_latency.js
 
