@@ -521,9 +521,10 @@ def session(label, rng, debounce_ms, pause, changes_per_doc, dynamic_watch=False
 
 def budget_session():
     """A document over the per-file budget gets PL903 and does not hold up the others: the one worker
-    gives it the budget's time (here 300 ms), then lints the next document."""
+    gives it the budget's work (here 20 million units, counted, so the same on any machine), then lints
+    the next document."""
     workspace = tempfile.mkdtemp()
-    client = Client("budget", debounce_ms=0, env_extra={"PARLINT_FILE_BUDGET": "300"})
+    client = Client("budget", debounce_ms=0, env_extra={"PARLINT_FILE_BUDGET": "60000,20000000"})
     try:
         heavy_text = "#!/bin/bash\n" + "".join(f"A{i}=$((1 + {i}))\n" for i in range(300_000))
         heavy = Document(client, os.path.join(workspace, "heavy.sh"), "shellscript", heavy_text)
@@ -538,8 +539,8 @@ def budget_session():
         client.wait(lambda: codes(heavy) is not None, "the heavy document's diagnostics")
         with client.cond:
             notes = [d for d in client.published[heavy.uri][-1]["diagnostics"] if d["code"] == "PL903"]
-        if not notes or "300 ms" not in notes[0]["message"]:
-            raise Failure(f"budget: no PL903 for the time budget on the heavy document: {notes}")
+        if not notes or "20 million units" not in notes[0]["message"]:
+            raise Failure(f"budget: no PL903 for the work budget on the heavy document: {notes}")
         client.finish()
     finally:
         client.kill()
