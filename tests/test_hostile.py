@@ -216,6 +216,34 @@ class Budget(Case):
         # A Python job read only in part is left out rather than judged on what it did not reach.
         self.assertEqual(notes["big.py"]["range"]["start"]["line"], 1)
 
+    def test_a_referenced_file_parsed_for_another_input_costs_the_same(self):
+        # Three launches run the same script, whose parse costs most of a budget: the first input parses
+        # it and the run keeps it; a second finds it and is charged what it cost; a third has too little
+        # left, parses it itself and runs out there. Each one's findings, PL903 included, are those it gets
+        # when linted alone, in any order and with any number of threads.
+        self.write("train.py", "import argparse\n" + "".join(f"x{i} = {i}\n" for i in range(3000))
+                   + "parser = argparse.ArgumentParser()\n"
+                   "parser.add_argument('--pipeline-model-parallel-size', type=int, default=2)\n")
+
+        def launch(n, tp):
+            return ("#!/bin/bash\n" + "".join(f'if [ "$X{i}" ]; then A="$A --x{i}"; fi\n' for i in range(n))
+                    + f"torchrun --nproc_per_node 8 train.py --tensor-model-parallel-size {tp} $A\n")
+        for name, n, tp in (("a.sh", 10, 16), ("b.sh", 20, 16), ("c.sh", 650, 4), ("d.sh", 2000, 16)):
+            self.write(name, launch(n, tp))
+        env = {"PARLINT_FILE_BUDGET": "60000,8000000"}
+
+        def findings(*names, jobs="1"):
+            p = run(["check", "--format", "json", "--jobs", jobs, *names], self.dir, env=env)
+            self.assertIn(p.returncode, (0, 1), p.stderr)
+            return sorted(json.dumps(d, sort_keys=True) for d in json.loads(p.stdout)["diagnostics"])
+
+        names = ("a.sh", "b.sh", "c.sh", "d.sh")
+        alone = sorted(sum((findings(n) for n in names), []))
+        spent_on_train = [d for d in alone if '"c.sh"' in d and "spent on the files it refers to" in d]
+        self.assertEqual(len(spent_on_train), 1, "c.sh must run out while parsing train.py for the test to tell")
+        self.assertEqual(findings(*names), alone)
+        self.assertEqual(findings(*reversed(names), jobs="2"), alone)
+
     def test_time_budget(self):
         self.write("slow.sh", "#!/bin/bash\n" + "".join(f"A{i}=$((1 + {i}))\n" for i in range(200_000)))
         p, doc, found = self.check_json("slow.sh", env={"PARLINT_FILE_BUDGET": "1"}, timeout=120)

@@ -445,6 +445,10 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
   ConfigResolver configs(options.config, options.discover_config);
   std::vector<Input> inputs = collect_inputs(paths, options, configs, errors);
   std::vector<FileOutcome> outcomes(inputs.size());
+  // Files on disk do not change during the run: a config or recipe several inputs refer to is parsed once.
+  ReferencedFiles referenced;
+  EngineOptions run_options = options;
+  if (!options.overlay && !options.referenced_files) run_options.referenced_files = &referenced;
   // One file is linted on this thread: no pool, and no look at the CPU count (a read of sysfs).
   unsigned workers = inputs.size() <= 1 ? 1
                      : options.jobs > 0 ? static_cast<unsigned>(options.jobs)
@@ -454,7 +458,7 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
   auto work = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
       try {
-        outcomes[i] = lint_input(inputs[i], options);
+        outcomes[i] = lint_input(inputs[i], run_options);
       } catch (const std::exception& e) {
         outcomes[i] = FileOutcome{};
         outcomes[i].error = InputError{inputs[i].path, std::string("internal error: ") + e.what(), true};

@@ -17,6 +17,7 @@
 #include "lint/model/source_files.h"
 #include "lint/model/work_budget.h"
 #include "lint/resolve/job.h"
+#include "lint/resolve/referenced_files.h"
 #include "rules/api/diagnostic.h"
 
 namespace parlint {
@@ -42,6 +43,9 @@ struct EngineOptions {
   // The language server's parse trees of the buffers it lints, each reparsed from its last tree after an
   // edit. Not synchronized: only one thread may lint with it.
   TreeCache* trees = nullptr;
+  // The referenced files (configs, recipes, entry scripts) the run parsed already, shared by its threads;
+  // set by run_check for a run over files on disk, never with an overlay.
+  ReferencedFiles* referenced_files = nullptr;
   bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide
   // Configuration: --config (fixed) or discovery of the closest .parlint.yaml. Command-line choices win:
   // the flags below say which ones were given.

@@ -185,7 +185,7 @@ void withdraw_shared_fixes(AnalysedFile& file) {
 }  // namespace
 
 ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader,
-                        WorkBudget* budget, TreeCache* trees) {
+                        WorkBudget* budget, TreeCache* trees, ReferencedFiles* referenced) {
   WorkBudget own;
   WorkBudget& work = budget ? *budget : own;
   ParsedFile parsed;
@@ -204,14 +204,14 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
   switch (file_kind(path, source.text().substr(0, 4096))) {
     case FileKind::kYaml:
       parsed = parse_yaml(path, source, framework_documents(), &work);
-      resolve_referenced_files(parsed, reader,
-                               &work);  // configs it inherits (NeMo-RL `defaults: parent.yaml`)
+      // Configs it inherits (NeMo-RL `defaults: parent.yaml`).
+      resolve_referenced_files(parsed, reader, &work, referenced);
       // A driver config that (with what it inherits) runs another backend has no Megatron job.
       std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
       break;
     case FileKind::kShell:
       parsed = parse_shell(path, source, framework_adapters(), reader, &work, trees);
-      resolve_referenced_files(parsed, reader, &work);
+      resolve_referenced_files(parsed, reader, &work, referenced);
       break;
     case FileKind::kPython:
       parsed = parse_python(path, source, reader, &work);
@@ -275,7 +275,7 @@ AnalysedFile analyse_file(const std::string& path, std::string text, const FileR
   out.path = path;
   out.source = std::make_unique<SourceText>(std::move(text));
   WorkBudget budget(options.file_budget);
-  out.parsed = parse_source(path, *out.source, reader, &budget, options.trees);
+  out.parsed = parse_source(path, *out.source, reader, &budget, options.trees, options.referenced_files);
   // The user's own framework source: its recipes, and the Megatron-Core version it runs.
   if (std::any_of(out.parsed.jobs.begin(), out.parsed.jobs.end(),
                   [](const RawJob& j) { return !j.recipe.empty(); }))

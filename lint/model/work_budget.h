@@ -60,6 +60,7 @@ class WorkBudget {
   }
   bool exhausted() const { return exhausted_; }
   std::uint64_t spent() const { return spent_; }
+  std::uint64_t remaining() const { return exhausted_ || spent_ >= limits_.work ? 0 : limits_.work - spent_; }
   // Why it ran out, for the PL903 note: "reading it took longer than parlint's 10 s budget per file".
   std::string reason() const;
 

@@ -104,17 +104,12 @@ bool reads_variable(std::string_view text, const std::string& name) {
          text.find("${" + name + ":") != std::string_view::npos;
 }
 
-struct Loaded {
-  std::unique_ptr<SourceText> source;
-  ParsedFile parsed;
-};
-
 class Resolver {
  public:
   static constexpr std::size_t kMaxEnvironmentConfigs = 64;  // configs per folder an environment file may set
 
-  Resolver(ParsedFile& file, const FileReader& reader, WorkBudget* budget)
-      : file_(file), reader_(reader), budget_(budget) {}
+  Resolver(ParsedFile& file, const FileReader& reader, WorkBudget* budget, ReferencedFiles* shared)
+      : file_(file), reader_(reader), budget_(budget), shared_(budget ? shared : nullptr) {}
 
   // A YAML config given the launch's `environment` is read with it when it reads one of its variables
   // (${oc.env:TP}, ${TP:8}): the launch's exports win over the config's defaults.
@@ -136,12 +131,25 @@ class Resolver {
       }
     }
     auto it = cache_.find(key);
-    if (it != cache_.end()) return &it->second.parsed;
-    Loaded l;
-    l.source = std::make_unique<SourceText>(text ? std::move(*text) : reader_.read(path).value_or(""));
-    l.parsed = python ? parse_python(path, *l.source, reader_, budget_)
-                      : parse_yaml(path, *l.source, framework_documents(), budget_, used);
-    return &cache_.emplace(key, std::move(l)).first->second.parsed;
+    if (it != cache_.end()) return &it->second->parsed;
+    // Parsed for another file of the run: taken when this file's budget has what parsing it cost left
+    // (else it is parsed here, and runs out where it would have).
+    if (shared_)
+      if (auto kept = shared_->find(key); kept && budget_->remaining() >= kept->units) {
+        budget_->spend(kept->units);
+        return &cache_.emplace(key, std::move(kept)).first->second->parsed;
+      }
+    auto l = std::make_shared<ReferencedFiles::Parsed>();
+    l->source = std::make_unique<SourceText>(text ? std::move(*text) : reader_.read(path).value_or(""));
+    std::uint64_t before = budget_ ? budget_->spent() : 0;
+    l->parsed = python ? parse_python(path, *l->source, reader_, budget_)
+                       : parse_yaml(path, *l->source, framework_documents(), budget_, used);
+    if (shared_ && !budget_->exhausted()) {
+      budget_->spend(0);  // the work metered while parsing it, counted now
+      l->units = budget_->spent() - before;
+      shared_->keep(key, l);
+    }
+    return &cache_.emplace(key, std::move(l)).first->second->parsed;
   }
 
   // NeMo-Framework-Launcher style: a launch that overrides `training.*` without choosing the group takes
@@ -512,16 +520,18 @@ class Resolver {
 
   ParsedFile& file_;
   const FileReader& reader_;
-  WorkBudget* budget_;  // the referring file's: what it refers to is part of its cost
-  std::map<std::string, Loaded> cache_;
+  WorkBudget* budget_;       // the referring file's: what it refers to is part of its cost
+  ReferencedFiles* shared_;  // what the run parsed already (null: parsed here)
+  std::map<std::string, std::shared_ptr<const ReferencedFiles::Parsed>> cache_;
   bool arguments_read_ = false;
   std::string unchecked_arguments_;  // the checkout's arguments.py, when it never checks the variable
 };
 
 }  // namespace
 
-void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget) {
-  Resolver(file, reader, budget).run();
+void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget,
+                              ReferencedFiles* shared) {
+  Resolver(file, reader, budget, shared).run();
 }
 
 }  // namespace parlint

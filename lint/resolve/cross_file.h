@@ -9,10 +9,13 @@
 #include "lint/model/parsed_file.h"
 #include "lint/model/source_files.h"
 #include "lint/model/work_budget.h"
+#include "lint/resolve/referenced_files.h"
 
 namespace parlint {
 
-// The files it refers to are read with `budget` (the referring file's), or each with its own when null.
-void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget = nullptr);
+// The files it refers to are read with `budget` (the referring file's), or each with its own when null;
+// `shared`, when given, holds those the run parsed already (and keeps the ones parsed here).
+void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget = nullptr,
+                              ReferencedFiles* shared = nullptr);
 
 }  // namespace parlint
