@@ -127,8 +127,8 @@ int run_lsp(int debounce_ms) {
   lsp::ServerOptions options;
   options.debounce = std::chrono::milliseconds(debounce_ms);
   // One worker lints every open document in turn: a document may hold it for a quarter of the command
-  // line's work (about a second at most here), so it never stalls the others for longer (PL903 says what
-  // it left unread); the same text gets the same diagnostics whatever else the machine is doing.
+  // line's work (under 3 s here on the costliest shapes), so it never stalls the others for longer (PL903
+  // says what it left unread); the same text gets the same diagnostics whatever else the machine does.
   options.engine.file_budget =
       BudgetLimits::from_environment({.work = 100'000'000, .time = std::chrono::milliseconds(10'000)});
   std::ios::sync_with_stdio(false);

@@ -477,6 +477,7 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
 PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions& options) {
   PlanResult result;
   ConfigResolver configs(options.config, options.discover_config);
+  ReferencedFiles referenced;  // as in run_check: parsed once for the run
   for (const Input& input : collect_inputs(paths, options, configs, result.errors)) {
     auto text = read_text(input, options);
     if (!text) {
@@ -484,6 +485,7 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
       continue;
     }
     EngineOptions file_options = options_for(input, options);
+    if (!file_options.overlay && !file_options.referenced_files) file_options.referenced_files = &referenced;
     FileReader reader(file_options.max_file_size, file_options.overlay);
     add_to_plan(analyse_file(input.path, std::move(*text), reader, file_options), result);
   }

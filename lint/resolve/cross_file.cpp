@@ -134,8 +134,10 @@ class Resolver {
     if (it != cache_.end()) return &it->second->parsed;
     // Parsed for another file of the run: taken when this file's budget has what parsing it cost left
     // (else it is parsed here, and runs out where it would have).
+    // Inputs whose configurations give different size limits may read different files.
+    const std::string shared_key = key + "\n<=" + std::to_string(reader_.max_size());
     if (shared_)
-      if (auto kept = shared_->find(key); kept && budget_->remaining() >= kept->units) {
+      if (auto kept = shared_->find(shared_key); kept && budget_->remaining() >= kept->units) {
         budget_->spend(kept->units);
         return &cache_.emplace(key, std::move(kept)).first->second->parsed;
       }
@@ -147,7 +149,7 @@ class Resolver {
     if (shared_ && !budget_->exhausted()) {
       budget_->spend(0);  // the work metered while parsing it, counted now
       l->units = budget_->spent() - before;
-      shared_->keep(key, l);
+      shared_->keep(shared_key, l);
     }
     return &cache_.emplace(key, std::move(l)).first->second->parsed;
   }
