@@ -16,44 +16,37 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// What edit_between should find: bytes, then (row, column) of the start and both ends.
+struct ExpectedEdit {
+  std::uint32_t start, old_end, new_end;
+  TSPoint start_point, old_end_point, new_end_point;
+};
+
+void expect_edit(const std::string& before, const std::string& after, const ExpectedEdit& want) {
+  TSInputEdit e = TreeCache::edit_between(before, after);
+  std::string what = "edit from \"" + before.substr(0, 40) + "\"";
+  EXPECT_EQ(e.start_byte, want.start) << what;
+  EXPECT_EQ(e.old_end_byte, want.old_end) << what;
+  EXPECT_EQ(e.new_end_byte, want.new_end) << what;
+  for (auto [got, expected] : {std::pair{e.start_point, want.start_point},
+                               {e.old_end_point, want.old_end_point},
+                               {e.new_end_point, want.new_end_point}}) {
+    EXPECT_EQ(got.row, expected.row) << what;
+    EXPECT_EQ(got.column, expected.column) << what;
+  }
+}
+
 TEST(TreeCache, EditBetweenSpansTheChange) {
-  TSInputEdit e = TreeCache::edit_between("TP=4\nPP=2\n", "TP=4\nPP=16\n");
-  EXPECT_EQ(e.start_byte, 8u);
-  EXPECT_EQ(e.old_end_byte, 9u);
-  EXPECT_EQ(e.new_end_byte, 10u);
-  EXPECT_EQ(e.start_point.row, 1u);
-  EXPECT_EQ(e.start_point.column, 3u);
-  EXPECT_EQ(e.old_end_point.column, 4u);
-  EXPECT_EQ(e.new_end_point.column, 5u);
+  expect_edit("TP=4\nPP=2\n", "TP=4\nPP=16\n", {8, 9, 10, {1, 3}, {1, 4}, {1, 5}});
   // A line inserted: the edit ends on a later row of the new text.
-  e = TreeCache::edit_between("a\nb\n", "a\nx\ny\nb\n");
-  EXPECT_EQ(e.start_byte, 2u);
-  EXPECT_EQ(e.old_end_byte, 2u);
-  EXPECT_EQ(e.new_end_byte, 6u);
-  EXPECT_EQ(e.new_end_point.row, 3u);
-  EXPECT_EQ(e.new_end_point.column, 0u);
+  expect_edit("a\nb\n", "a\nx\ny\nb\n", {2, 2, 6, {1, 0}, {1, 0}, {3, 0}});
   // A repeated character: the common start and end do not overlap.
-  e = TreeCache::edit_between("aaa", "aaaa");
-  EXPECT_EQ(e.start_byte, 3u);
-  EXPECT_EQ(e.old_end_byte, 3u);
-  EXPECT_EQ(e.new_end_byte, 4u);
-  // Lines joined in a long text (the common start and end compared a block at a time).
-  std::string before = std::string(1000, 'a') + "\nb\nc\n" + std::string(700, 'd');
-  std::string after = std::string(1000, 'a') + "c\n" + std::string(700, 'd');
-  e = TreeCache::edit_between(before, after);
-  EXPECT_EQ(e.start_byte, 1000u);
-  EXPECT_EQ(e.old_end_byte, 1003u);  // "\nb\n" removed
-  EXPECT_EQ(e.new_end_byte, 1000u);
-  EXPECT_EQ(e.start_point.row, 0u);
-  EXPECT_EQ(e.start_point.column, 1000u);
-  EXPECT_EQ(e.old_end_point.row, 2u);
-  EXPECT_EQ(e.old_end_point.column, 0u);
-  EXPECT_EQ(e.new_end_point.row, 0u);
-  EXPECT_EQ(e.new_end_point.column, 1000u);
-  e = TreeCache::edit_between("same", "same");
-  EXPECT_EQ(e.start_byte, 4u);
-  EXPECT_EQ(e.old_end_byte, 4u);
-  EXPECT_EQ(e.new_end_byte, 4u);
+  expect_edit("aaa", "aaaa", {3, 3, 4, {0, 3}, {0, 3}, {0, 4}});
+  // Lines joined in a long text (the common start and end compared a block at a time): "\nb\n" removed.
+  expect_edit(std::string(1000, 'a') + "\nb\nc\n" + std::string(700, 'd'),
+              std::string(1000, 'a') + "c\n" + std::string(700, 'd'),
+              {1000, 1003, 1000, {0, 1000}, {2, 0}, {0, 1000}});
+  expect_edit("same", "same", {4, 4, 4, {0, 4}, {0, 4}, {0, 4}});
 }
 
 // Node by node: kind, extent, and the flags the shell parser reads.
