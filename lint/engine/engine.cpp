@@ -142,7 +142,7 @@ void merge_inherited(std::vector<T>& found) {
 FileOutcome lint_text(const std::string& path, std::string text, const EngineOptions& options) {
   FileOutcome outcome;
   outcome.checked = true;
-  FileReader reader(options.max_file_size, options.overlay);
+  FileReader reader(options.max_file_size, options.overlay, options.paths);
   AnalysedFile analysed = analyse_file(path, std::move(text), reader, options);
   const SourceText& source = *analysed.source;
   outcome.syntax_errors = analysed.parsed.errors.size();
@@ -446,9 +446,14 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
   std::vector<Input> inputs = collect_inputs(paths, options, configs, errors);
   std::vector<FileOutcome> outcomes(inputs.size());
   // Files on disk do not change during the run: a config or recipe several inputs refer to is parsed once.
+  // Nor does what a path is: the walks up the folders from each input ask the disk once per path.
   ReferencedFiles referenced;
+  PathCache path_cache;
   EngineOptions run_options = options;
-  if (!options.overlay && !options.referenced_files) run_options.referenced_files = &referenced;
+  if (!options.overlay && !options.referenced_files) {
+    run_options.referenced_files = &referenced;
+    run_options.paths = &path_cache;
+  }
   // One file is linted on this thread: no pool, and no look at the CPU count (a read of sysfs).
   unsigned workers = inputs.size() <= 1 ? 1
                      : options.jobs > 0 ? static_cast<unsigned>(options.jobs)
@@ -478,6 +483,7 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
   PlanResult result;
   ConfigResolver configs(options.config, options.discover_config);
   ReferencedFiles referenced;  // as in run_check: parsed once for the run
+  PathCache path_cache;
   for (const Input& input : collect_inputs(paths, options, configs, result.errors)) {
     auto text = read_text(input, options);
     if (!text) {
@@ -485,8 +491,11 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
       continue;
     }
     EngineOptions file_options = options_for(input, options);
-    if (!file_options.overlay && !file_options.referenced_files) file_options.referenced_files = &referenced;
-    FileReader reader(file_options.max_file_size, file_options.overlay);
+    if (!file_options.overlay && !file_options.referenced_files) {
+      file_options.referenced_files = &referenced;
+      file_options.paths = &path_cache;
+    }
+    FileReader reader(file_options.max_file_size, file_options.overlay, file_options.paths);
     add_to_plan(analyse_file(input.path, std::move(*text), reader, file_options), result);
   }
   return result;

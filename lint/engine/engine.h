@@ -46,6 +46,8 @@ struct EngineOptions {
   // The referenced files (configs, recipes, entry scripts) the run parsed already, shared by its threads;
   // set by run_check for a run over files on disk, never with an overlay.
   ReferencedFiles* referenced_files = nullptr;
+  // What the disk said of each path looked up, for the run's threads; set with referenced_files.
+  PathCache* paths = nullptr;
   bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide
   // Configuration: --config (fixed) or discovery of the closest .parlint.yaml. Command-line choices win:
   // the flags below say which ones were given.

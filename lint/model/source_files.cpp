@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <sys/stat.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -32,13 +30,11 @@ std::optional<std::string> FileReader::read(const std::string& path, std::size_t
     }
   }
   // Only regular files: a FIFO or a device named by a script is never opened.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      static_cast<std::size_t>(st.st_size) > max_size)
-    return std::nullopt;
+  PathCache::Status st = status(path);
+  if (st.kind != PathCache::Kind::kRegular || st.size > max_size) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  return read_stream(in, static_cast<std::size_t>(st.st_size), max_size);
+  return read_stream(in, static_cast<std::size_t>(st.size), max_size);
 }
 
 bool FileReader::buffered(const std::string& path) const {
@@ -47,8 +43,21 @@ bool FileReader::buffered(const std::string& path) const {
 
 bool FileReader::exists(const std::string& path) const {
   if (buffered(path)) return true;
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  return status(path).kind == PathCache::Kind::kRegular;
+}
+
+bool FileReader::readable(const std::string& path) const {
+  PathCache::Status st = status(path);
+  if (st.kind == PathCache::Kind::kMissing) return buffered(path);  // an editor buffer not yet saved
+  return st.kind == PathCache::Kind::kRegular && st.size <= max_size_;
+}
+
+bool FileReader::is_directory(const std::string& path) const {
+  return status(path).kind == PathCache::Kind::kDirectory;
+}
+
+bool FileReader::checkout_root(const std::string& dir) const {
+  return status(dir + "/.git").kind != PathCache::Kind::kMissing;
 }
 
 // One read of the expected size (byte by byte through istreambuf_iterator was 1% of a run).

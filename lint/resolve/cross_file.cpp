@@ -25,15 +25,12 @@ namespace fs = std::filesystem;
 namespace {
 
 bool regular_file(const fs::path& p, const FileReader& reader) {
-  // One stat per candidate: a launch looks a dozen paths up the tree, most of them missing.
-  struct stat st {};
-  if (::stat(p.c_str(), &st) != 0) return reader.buffered(p.string());  // an editor buffer not yet saved
-  return S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) <= reader.max_size();
+  return reader.readable(p.string());  // one stat per candidate and run: most of them are missing
 }
 
 // The folders a relative reference is looked up in: the launching script's folder and the folders above it
 // up to the top of its git checkout, then the working directory.
-std::vector<fs::path> search_bases(const std::string& launcher) {
+std::vector<fs::path> search_bases(const std::string& launcher, const FileReader& reader) {
   std::vector<fs::path> bases;
   fs::path dir = fs::path(launcher).parent_path();
   if (dir.empty()) dir = ".";
@@ -42,7 +39,7 @@ std::vector<fs::path> search_bases(const std::string& launcher) {
   fs::path rel = dir;
   for (int i = 0; i < 16; ++i) {
     bases.push_back(rel);
-    if (fs::exists(abs / ".git", ec) || !abs.has_parent_path() || abs.parent_path() == abs) break;
+    if (reader.checkout_root(abs.string()) || !abs.has_parent_path() || abs.parent_path() == abs) break;
     abs = abs.parent_path();
     rel = (rel / "..").lexically_normal();
   }
@@ -52,7 +49,7 @@ std::vector<fs::path> search_bases(const std::string& launcher) {
 
 std::optional<std::string> locate(const std::string& launcher, const std::vector<std::string>& relative,
                                   const FileReader& reader) {
-  for (const auto& base : search_bases(launcher))
+  for (const auto& base : search_bases(launcher, reader))
     for (const auto& r : relative) {
       fs::path p = fs::path(r).is_absolute() ? fs::path(r) : base / r;
       if (regular_file(p, reader)) return p.lexically_normal().string();
@@ -61,7 +58,7 @@ std::optional<std::string> locate(const std::string& launcher, const std::vector
 }
 
 // The framework whose source tree holds `script` (its folder or one of the four above it), if any.
-std::optional<std::string> framework_checkout(const std::string& script) {
+std::optional<std::string> framework_checkout(const std::string& script, const FileReader& reader) {
   struct Marker {
     const char* path;
     const char* framework;
@@ -85,7 +82,7 @@ std::optional<std::string> framework_checkout(const std::string& script) {
   fs::path dir = start;
   for (int up = 0; up < 5 && !dir.empty() && !found; ++up, dir = dir.parent_path()) {
     for (const auto& m : kMarkers)
-      if (fs::is_regular_file(dir / m.path, ec)) {
+      if (reader.exists((dir / m.path).string())) {
         found = m.framework;
         break;
       }
@@ -184,7 +181,8 @@ class Resolver {
     bool in_deepspeed_fork = false;
     if (std::any_of(file_.jobs.begin(), file_.jobs.end(),
                     [](const RawJob& j) { return j.framework == Framework::kMegatronLM; }))
-      in_deepspeed_fork = framework_checkout(file_.path) == std::optional<std::string>("Megatron-DeepSpeed");
+      in_deepspeed_fork =
+          framework_checkout(file_.path, reader_) == std::optional<std::string>("Megatron-DeepSpeed");
     for (RawJob& job : file_.jobs) {
       launched_argument_checks(job);
       if (in_deepspeed_fork && job.framework == Framework::kMegatronLM) {
@@ -259,7 +257,7 @@ class Resolver {
     folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
     for (const fs::path& d : folders) {
       std::error_code ec;
-      if (!fs::is_directory(d, ec)) continue;
+      if (!reader_.is_directory(d.string())) continue;
       std::vector<std::string> here;
       for (fs::directory_iterator it(d, fs::directory_options::skip_permission_denied, ec), end;
            !ec && it != end && here.size() < kMaxEnvironmentConfigs; it.increment(ec)) {
@@ -478,7 +476,7 @@ class Resolver {
     // its defaults (--etp 1) are what the launch runs with.
     const bool shipped_example =
         path->find("/examples/") != std::string::npos || path->starts_with("examples/");
-    if (auto framework = framework_checkout(*path); framework && !shipped_example) {
+    if (auto framework = framework_checkout(*path, reader_); framework && !shipped_example) {
       job.notes.push_back(*path + " is " + *framework +
                           "'s own entry point; its source is not read as settings");
       job.entry_flags = RawJob::EntryFlags::kFramework;

@@ -30,13 +30,13 @@ fs::path shown(const fs::path& p) {
 }
 
 // The folders a project keeps the framework in, looked for in the file's folder and each one above it.
-std::vector<fs::path> folders_up(const std::string& file) {
+std::vector<fs::path> folders_up(const std::string& file, const FileReader& reader) {
   std::vector<fs::path> out;
   std::error_code ec;
   fs::path dir = fs::absolute(fs::path(file), ec).parent_path().lexically_normal();
   for (int i = 0; i < 16 && !dir.empty(); ++i) {
     out.push_back(dir);
-    if (fs::exists(dir / ".git", ec) || dir == dir.root_path()) break;
+    if (reader.checkout_root(dir.string()) || dir == dir.root_path()) break;
     dir = dir.parent_path();
   }
   return out;
@@ -197,7 +197,7 @@ std::optional<FrameworkSource> bridge_source_for(const std::string& file,
       package = it->second;
     } else {
       lock.unlock();
-      for (const fs::path& dir : folders_up(file)) {
+      for (const fs::path& dir : folders_up(file, reader)) {
         for (const fs::path& root : {dir / "3rdparty" / "Megatron-Bridge", dir})
           if ((package = bridge_package_in(root, reader))) break;
         if (package) break;
@@ -225,7 +225,7 @@ std::optional<CoreVersion> core_version_for(const std::string& file,
     if (auto it = known.find(start); it != known.end()) return it->second;
   }
   std::optional<CoreVersion> found;
-  for (const fs::path& dir : folders_up(file)) {
+  for (const fs::path& dir : folders_up(file, reader)) {
     for (const fs::path& root : {dir / "3rdparty" / "Megatron-LM", dir}) {
       fs::path info = root / "megatron" / "core" / "package_info.py";
       if (!reader.exists(info.string())) continue;
