@@ -115,26 +115,43 @@ std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var&
                                   v.elements.end());
   }
   const std::string& b = base.value.text;
-  const std::string& t = v.value.text;
-  if (b.empty() || t.size() <= b.size() || !is_blank(t[b.size()]) || t.compare(0, b.size(), b) != 0)
-    return std::nullopt;
   Var tail;
-  tail.value.text = t.substr(b.size());
-  tail.value.origin = v.value.origin.slice(b.size());
+  // The whole value's reasons and fallback, as the assignment gave them (the base's, then the tail's).
+  ShellText meta;
+  if (v.appended_to.get() == &base) {
+    // A pending A="$A ..." on this very value (Var::appended_to): its text is the tail already.
+    const std::string& t = v.value.text;
+    if (b.empty() || t.empty() || !is_blank(t.front())) return std::nullopt;
+    tail.value.text = t;
+    tail.value.origin = v.value.origin;
+    meta.unknown_reasons = base.value.unknown_reasons;
+    meta.weak = base.value.weak;
+    meta.weak_note = base.value.weak_note;
+    meta.merge_meta(v.value);
+  } else {
+    const std::string& t = v.value.text;
+    if (b.empty() || t.size() <= b.size() || !is_blank(t[b.size()]) || t.compare(0, b.size(), b) != 0)
+      return std::nullopt;
+    tail.value.text = t.substr(b.size());
+    tail.value.origin = v.value.origin.slice(b.size());
+    meta.unknown_reasons = v.value.unknown_reasons;
+    meta.weak = v.value.weak;
+    meta.weak_note = v.value.weak_note;
+  }
   // The tail's run-time parts are the value's last ones when it has one reason per placeholder.
   auto placeholders = [](const std::string& s) {
     return static_cast<std::size_t>(std::count(s.begin(), s.end(), kUnknownByte));
   };
   std::size_t in_tail = placeholders(tail.value.text);
-  const auto& reasons = v.value.unknown_reasons;
+  const auto& reasons = meta.unknown_reasons;
   if (in_tail > 0) {
     if (reasons.size() == placeholders(b) + in_tail)
       tail.value.unknown_reasons.assign(reasons.end() - static_cast<std::ptrdiff_t>(in_tail), reasons.end());
     else
       tail.value.add_reason(reasons.empty() ? "part of it is known only at run time" : reasons.front());
   }
-  tail.value.weak = v.value.weak;
-  tail.value.weak_note = v.value.weak_note;
+  tail.value.weak = meta.weak;
+  tail.value.weak_note = meta.weak_note;
   return option_words(tail);
 }
 
@@ -142,6 +159,42 @@ std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var&
 // was before them or appended options to it (`A="$A --x"`, `A+=(--x)`). An appended option keeps its
 // words when every branch appended it alike, and is set differently (or not at all) otherwise. Splitting
 // the whole value into words at every if made a script that appends in n sequential ifs cost n^2.
+// The keys of `keys` that `v`'s value may have as the key of a word (`key` or `key=...`), judged from
+// the words kept with the value (Var::option_keys): the index is built the second time a value is asked
+// about (a branch's value, asked once and gone, is cheaper to search than to index) and then extended by
+// what was appended since.
+std::vector<std::string_view> keys_the_value_may_have(const Var& v,
+                                                      const std::vector<std::string_view>& keys) {
+  auto& index = v.option_keys.index;
+  const std::string& t = v.value.text;
+  if (!index || index->upto > t.size()) {
+    index = std::make_shared<OptionKeyIndex>();
+    return keys;
+  }
+  // From the start of the last word read: it may have grown since (A="${A}x").
+  std::size_t i = index->upto;
+  while (i > 0 && !is_blank(t[i - 1])) --i;
+  while (i < t.size()) {
+    if (is_blank(t[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < t.size() && !is_blank(t[j])) ++j;
+    std::string_view word = std::string_view(t).substr(i, j - i);
+    index->keys.emplace(word.substr(0, word.find('=')));
+    i = j;
+  }
+  index->upto = t.size();
+  std::vector<std::string_view> out;
+  for (std::string_view key : keys) {
+    bool word_key = !key.empty() && key.find('=') == std::string_view::npos &&
+                    std::none_of(key.begin(), key.end(), [](char c) { return is_blank(c); });
+    if (!word_key || index->keys.count(std::string(key))) out.push_back(key);
+  }
+  return out;
+}
+
 std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>& values, const Var* before,
                                                    const std::string& branches, const Var*& base) {
   constexpr std::size_t kMaxAppendedKeys = 4096;  // more: the general merge, which handles any shape
@@ -157,7 +210,7 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
   std::vector<OptionList> lists;
   for (const Var* v : values) {
     if (v->is_array != base->is_array) return std::nullopt;
-    if (v == base || same_text(*v, *base)) {
+    if (v == base || (!v->appended_to && same_text(*v, *base))) {
       tails.emplace_back();
     } else {
       auto words = appended_words(*base, *v);
@@ -195,9 +248,12 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
   };
   if (base->is_array) {
     for (const ShellText& e : base->elements) judge(e.text, general);
-  } else if (keys.size() <= 4) {
+  } else if (std::vector<std::string_view> present = keys_the_value_may_have(*base, keys);
+             present.size() <= 4) {
+    // The value's words as options are kept with it: only the keys it may have are
+    // looked for in its text, so an if that appends new options costs what it appended.
     std::string_view t = base->value.text;
-    for (std::string_view key : keys)
+    for (std::string_view key : present)
       for (auto pos = find_text(t, key, 0); pos != std::string_view::npos; pos = find_text(t, key, pos + 1)) {
         std::size_t after = pos + key.size();
         if ((pos > 0 && !is_blank(t[pos - 1])) ||

@@ -5,6 +5,8 @@
 // variable (which silently dropped TP to its default).
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "parsers/shell/shell_variables.h"
@@ -22,6 +24,15 @@ struct AppendedOptions {
 };
 std::optional<AppendedOptions> appended_options(const std::vector<const Var*>& values, const Var& before,
                                                 const std::string& branches);
+
+// What a value's words are as options: each word up to its first '=' (`--tp` of `--tp=4`, `key` of
+// `key=v`), for the words of text[0, upto). Kept with the Var (Var::option_keys) and extended as the value
+// grows, so that the merge after an if asks whether the value has an option at the cost of what was
+// appended since, not of the whole value.
+struct OptionKeyIndex {
+  std::unordered_set<std::string> keys;
+  std::size_t upto = 0;
+};
 
 // The words an unquoted $VAR (or "${ARR[@]}") gives: the elements of an array, the blank-separated
 // fields of a string, each with the origins of its bytes.

@@ -169,7 +169,7 @@ std::optional<std::string> ShellParser::over_value_limit(const Var& v) {
   if (v.elements.size() > kMaxArrayElements)
     return "an array of more than " + std::to_string(kMaxArrayElements) +
            " elements (parlint follows no more)";
-  if (v.value.text.size() > kMaxValueBytes)
+  if (v.size() > kMaxValueBytes)
     return "a value longer than " + std::to_string(kMaxValueBytes >> 10) +
            " KiB (parlint follows no longer ones)";
   return std::nullopt;
@@ -610,8 +610,14 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
     const std::shared_ptr<Var>* first = nullptr;
     bool agree = true, untouched = true;
     const std::shared_ptr<Var>* before = env.slot(name);
+    // A branch's pending A="$A ..." on the value before the branches stays pending: the merge reads its
+    // appended text as it is. Any other pending value is made whole here.
+    auto pending_on_before = [&](const Var& v) {
+      return before && v.appended_to == *before && !v.value.text.empty();
+    };
     for (const auto& r : results) {
-      const std::shared_ptr<Var>* here = r.slot(name);
+      const std::shared_ptr<Var>* here = r.raw_slot(name);
+      if (here && !pending_on_before(**here)) make_whole(**here);
       if (!here) {
         agree = false;
         break;
@@ -619,8 +625,17 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
       if (!before || here->get() != before->get()) untouched = false;
       if (!first)
         first = here;
-      else if (first->get() != here->get() && !same_text(**first, **here))
+      else if (first->get() == here->get())
+        continue;
+      else if ((*first)->appended_to || (*here)->appended_to) {
+        // Pending appends (both on the value before, see above) are alike when they append the same known
+        // text to a known value; a pending append and a whole value never are.
+        const Var &a = **first, &b = **here;
+        if (!a.appended_to || !b.appended_to || a.appended_to->value.unknown() || !same_text(a, b))
+          agree = false;
+      } else if (!same_text(**first, **here)) {
         agree = false;
+      }
     }
     if (agree && untouched) continue;  // no branch changed it
     std::string branches = "the branches at line " + std::to_string(where.range.start.line);
@@ -629,7 +644,7 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
       continue;
     }
     std::vector<const Var*> values;
-    for (const auto& r : results) values.push_back(r.find(name));
+    for (const auto& r : results) values.push_back(r.find_pending(name));
     if (before && std::none_of(values.begin(), values.end(), [](const Var* v) { return !v; }))
       if (auto options = appended_options(values, **before, branches)) {
         appended.push_back(
@@ -658,7 +673,7 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
   }
   results.clear();
   for (auto& a : appended) {
-    Var& v = env.edit(a.name);
+    Var& v = env.edit_appending(a.name);
     a.options.apply_to(v);
     v.assigned_at = std::move(a.assigned_at);
     v.assigned_text = std::move(a.assigned_text);
@@ -812,7 +827,9 @@ void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bo
   for (std::uint32_t i = 0; i < ts_node_child_count(n); ++i)
     if (node_type(ts_node_child(n, i)) == "+=") append = true;
   Var v;
-  const Var* existing = env.find(name);
+  // As stored: a pending A="$A ..." (Var::appended_to) is made whole only where its whole value is read.
+  const Var* existing = env.find_pending(name);
+  std::shared_ptr<Var> pending_base;
   v.exported = exported || ctx.all_export || (existing && existing->exported);
   v.assigned_at = node_location(n, src);
   v.assigned_text = text_of(n, src);
@@ -856,13 +873,35 @@ void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bo
                        (written.starts_with("\"$" + name) || written.starts_with("\"${" + name + "}")) &&
                        references_to(written.substr(0, 3 + name.size()), name) == 1;
     bool take_over = existing && !existing->is_array && (self_append || (append && mentions == 0));
-    if (take_over) {
-      Var& old = env.edit(name);
+    // In a branch the old value is the script's too: the appended text is kept apart, after a pointer to
+    // it (Var::appended_to), rather than copying the whole value into the branch.
+    if (self_append && !ctx.in_loop && !ts_node_is_null(value) && !env.owns_whole(name)) {
+      if (env.owns_pending(name)) {
+        Var& old = env.edit_pending(name);
+        pending_base = old.appended_to;
+        v.value = std::move(old.value);
+        old.value = ShellText{};
+      } else if (existing->size() > 0) {
+        pending_base = *env.raw_slot(name);
+      }
+    }
+    if (pending_base) {
+      // While the rest is expanded $A gives nothing, as with the value taken over below.
+      Var emptied;
+      emptied.exported = existing->exported;
+      emptied.assigned_at = existing->assigned_at;
+      emptied.assigned_text = existing->assigned_text;
+      emptied.branch_values = existing->branch_values;
+      env.set(name, std::move(emptied));
+      existing = nullptr;
+    } else if (take_over) {
+      Var& old = env.edit_appending(name);
       v.value = std::move(old.value);
+      v.option_keys = std::move(old.option_keys);
       old.value = ShellText{};
       existing = nullptr;
     } else if (append && existing) {
-      v.value = existing->value;
+      v.value = env.find(name)->value;
     }
     if (!ts_node_is_null(value)) {
       ShellText t = expand_joined(value, src, env, ctx);
@@ -880,14 +919,19 @@ void ShellParser::assign(TSNode n, const Source& src, Env& env, Context& ctx, bo
       if (node_type(value) == "command_substitution") expr_size_expression(name, value, src, env);
     }
   }
+  v.appended_to = std::move(pending_base);
   if (ctx.in_loop) {
     v.value = ShellText{};
     v.value.add_unknown("assigned in a loop");
     v.elements.clear();
+    v.appended_to.reset();
+    v.option_keys.index.reset();
   } else if (auto too_large = over_value_limit(v)) {
     v.value = ShellText{};
     v.value.add_unknown(*too_large);
     v.elements.clear();
+    v.appended_to.reset();
+    v.option_keys.index.reset();
   }
   (void)declared;
   env.set(name, std::move(v));

@@ -13,6 +13,22 @@
 namespace parlint::shell {
 
 struct Var;
+struct OptionKeyIndex;  // shell_option_merge.h
+
+// The option keys of a value's words, kept with the one Var they describe: a copy of the Var starts
+// without them (a copy may be changed in other ways than by appending), and Env::edit drops them.
+class KeptOptionKeys {
+ public:
+  KeptOptionKeys() = default;
+  KeptOptionKeys(const KeptOptionKeys&) noexcept {}
+  KeptOptionKeys& operator=(const KeptOptionKeys&) noexcept {
+    index.reset();
+    return *this;
+  }
+  KeptOptionKeys(KeptOptionKeys&&) noexcept = default;
+  KeptOptionKeys& operator=(KeptOptionKeys&&) noexcept = default;
+  mutable std::shared_ptr<OptionKeyIndex> index;  // built and extended when asked (shell_option_merge.cpp)
+};
 
 // One value an if/case branch gave a variable whose branches disagree (a launch string chosen by mode):
 // the branch, as the findings name it, and the value there.
@@ -33,7 +49,31 @@ struct Var {
   // command that runs the variable ($APP, eval "$CMD") can be read once per branch. Never nested, and any
   // change to the variable drops them.
   std::shared_ptr<const std::vector<BranchValue>> branch_values;
+  // A="$A ..." in a branch, whose A the branch shares with the script: the new value is `appended_to`'s
+  // followed by `value` (only the appended text), kept as that pair instead of a copy of the whole value
+  // (copying it at every if made n appends in n ifs cost n^2). Env gives it whole to every reader
+  // (Env::find); the merge after the branches reads the appended part as it is.
+  std::shared_ptr<Var> appended_to;
+  // For the merge after branches, which asks whether the value already has an option a branch appended:
+  // valid while the value only grows at its end (see KeptOptionKeys).
+  KeptOptionKeys option_keys;
+
+  std::size_t size() const { return value.text.size() + (appended_to ? appended_to->size() : 0); }
 };
+
+// Makes a pending A="$A ..." (Var::appended_to) a whole value in place: the value it extends, copied,
+// with the appended text after it, as the assignment itself would have built it.
+inline void make_whole(Var& v) {
+  if (!v.appended_to) return;
+  std::vector<const Var*> chain;  // the pending values, nearest first
+  const Var* base = &v;
+  for (; base->appended_to; base = base->appended_to.get()) chain.push_back(base);
+  ShellText whole = base->value;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) whole.append((*it)->value);
+  v.value = std::move(whole);
+  v.appended_to.reset();
+  v.option_keys.index.reset();
+}
 
 // Two values written alike, both fully known.
 inline bool same_text(const Var& a, const Var& b) {
@@ -67,23 +107,70 @@ class Env {
     const auto* s = slot(name);
     return s ? s->get() : nullptr;
   }
+  // The variable as stored: a pending append (Var::appended_to) is left as it is.
+  const Var* find_pending(const std::string& name) const {
+    const auto* s = raw_slot(name);
+    return s ? s->get() : nullptr;
+  }
+  // Whether edit() would change `name` in place (not copy a value shared with other copies) and it is
+  // whole.
+  bool owns_whole(const std::string& name) {
+    if (!changes_.contains(name)) thaw();
+    auto it = changes_.find(name);
+    return it != changes_.end() && it->second && it->second.use_count() == 1 && !it->second->appended_to;
+  }
+  // Whether `name` is a pending append this copy alone holds (its appended text can grow in place).
+  bool owns_pending(const std::string& name) {
+    if (!changes_.contains(name)) thaw();
+    auto it = changes_.find(name);
+    return it != changes_.end() && it->second && it->second.use_count() == 1 && it->second->appended_to;
+  }
   void set(const std::string& name, Var v) { changes_[name] = std::make_shared<Var>(std::move(v)); }
   // A variable to change in place (created empty when missing). A value this copy shares with others
   // (a frozen layer, another copy) is copied first.
+  // A variable to change in place, as edit(), when the change only appends to its value: what is kept
+  // about the value's words stays.
+  Var& edit_appending(const std::string& name) {
+    const auto* kept = raw_slot(name);
+    const Var* was = kept ? kept->get() : nullptr;
+    auto index = was ? was->option_keys.index : nullptr;
+    Var& v = edit(name);
+    if (&v == was) v.option_keys.index = std::move(index);  // changed in place, not a copy
+    return v;
+  }
   Var& edit(const std::string& name) {
+    Var& v = edit_any(name);
+    v.option_keys.index.reset();
+    return v;
+  }
+
+ private:
+  Var& edit_any(const std::string& name) {
     if (!changes_.contains(name)) thaw();
     auto it = changes_.find(name);
     if (it != changes_.end() && it->second) {
+      make_whole(*it->second);
       if (it->second.use_count() > 1) it->second = std::make_shared<Var>(*it->second);
       return *it->second;
     }
     const std::shared_ptr<Var>* frozen = it == changes_.end() ? frozen_slot(name) : nullptr;
+    if (frozen) make_whole(**frozen);
     auto& p = changes_[name];
     p = frozen ? std::make_shared<Var>(**frozen) : std::make_shared<Var>();
     return *p;
   }
-  // The shared value itself, to tell whether two copies still hold the same variable.
+
+ public:
+  // The pending append this copy alone holds (owns_pending), as it is.
+  Var& edit_pending(const std::string& name) { return *changes_.at(name); }
+  // The shared value itself, to tell whether two copies still hold the same variable. A pending append is
+  // made whole first (in place: every copy that holds it sees the same value, now written out).
   const std::shared_ptr<Var>* slot(const std::string& name) const {
+    const auto* s = raw_slot(name);
+    if (s) make_whole(**s);
+    return s;
+  }
+  const std::shared_ptr<Var>* raw_slot(const std::string& name) const {
     if (auto it = changes_.find(name); it != changes_.end()) return it->second ? &it->second : nullptr;
     return frozen_slot(name);
   }
@@ -93,12 +180,15 @@ class Env {
   // Every variable this copy holds, by name, in name order (newest value of each).
   template <class Visit>
   void for_each(Visit&& visit) const {
-    std::map<std::string, const Var*> seen;
+    std::map<std::string, Var*> seen;
     for (const auto& [k, v] : changes_) seen.emplace(k, v.get());
     for (const Layer* l = frozen_.get(); l; l = l->parent.get())
       for (const auto& [k, v] : l->vars) seen.emplace(k, v.get());
     for (const auto& [k, v] : seen)
-      if (v) visit(k, *v);
+      if (v) {
+        make_whole(*v);
+        visit(k, *v);
+      }
   }
 
   // The names this copy set or erased since it was copied from `base`.

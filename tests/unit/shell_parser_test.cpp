@@ -193,6 +193,51 @@ TEST(ShellParser, VariablesSurviveManyBranchesAndAppends) {
   EXPECT_TRUE(find_fact(job, Key::kPipelineModelParallelSize)->value.is_unknown());
 }
 
+// A="$A --x" in a branch keeps only what it appends, after a pointer to the value before the if
+// (Var::appended_to): every way the whole value is read must see it whole, with the positions it had.
+TEST(ShellParser, OptionsAppendedInBranchesAreReadWhole) {
+  const std::string head = "A=\"--num-layers 32 --tensor-model-parallel-size 2\"\n";
+  const std::string launch = "torchrun --nproc_per_node 8 pretrain_gpt.py $A\n";
+  // Read whole inside the branch, by a launch there; then appended to again in the same branch.
+  auto inside = sh(head + "if [ -n \"$X\" ]; then\n  A=\"$A --pipeline-model-parallel-size 2\"\n  " + launch +
+                   "  A=\"$A --seq-length 4096\"\nfi\n" + launch);
+  ASSERT_EQ(inside.jobs.size(), 2u);
+  EXPECT_EQ(int_of(inside.jobs[0], Key::kPipelineModelParallelSize), 2);
+  EXPECT_EQ(int_of(inside.jobs[0], Key::kTensorModelParallelSize), 2);
+  EXPECT_EQ(find_fact(inside.jobs[0], Key::kTensorModelParallelSize)->location.range.start,
+            (SourcePosition{1, 20}));
+  EXPECT_TRUE(find_fact(inside.jobs[1], Key::kPipelineModelParallelSize)->value.is_unknown());
+  EXPECT_EQ(int_of(inside.jobs[1], Key::kNumLayers), 32);
+  // Nested ifs append to the value their parent appended to.
+  auto nested = sh(head +
+                   "if [ -n \"$X\" ]; then\n  A=\"$A --seq-length 4096\"\n  if [ -n \"$Y\" ]; then\n"
+                   "    A=\"$A --pipeline-model-parallel-size 4\"\n  fi\nfi\n" +
+                   launch);
+  const RawJob& n = only_job(nested);
+  EXPECT_EQ(int_of(n, Key::kTensorModelParallelSize), 2);
+  EXPECT_TRUE(find_fact(n, Key::kPipelineModelParallelSize)->value.is_unknown());
+  // Both branches append the same option: it is known after them.
+  auto agree = sh(head +
+                  "if [ -n \"$X\" ]; then\n  A=\"$A --pipeline-model-parallel-size 4\"\nelse\n"
+                  "  A=\"$A --pipeline-model-parallel-size 4\"\nfi\n" +
+                  launch);
+  EXPECT_EQ(int_of(only_job(agree), Key::kPipelineModelParallelSize), 4);
+  // They append different values: that option alone becomes unknown.
+  auto differ = sh(head +
+                   "case \"$M\" in\n  a) A=\"$A --pipeline-model-parallel-size 4\" ;;\n"
+                   "  *) A=\"$A --pipeline-model-parallel-size 8\" ;;\nesac\n" +
+                   launch);
+  const RawJob& d = only_job(differ);
+  EXPECT_TRUE(find_fact(d, Key::kPipelineModelParallelSize)->value.is_unknown());
+  EXPECT_EQ(int_of(d, Key::kTensorModelParallelSize), 2);
+  // Over a value with a run-time part, the branches' equal text still agrees option by option.
+  auto runtime = sh(
+      "A=\"$EXTRA --tensor-model-parallel-size 2\"\nif [ -n \"$X\" ]; then\n"
+      "  A=\"$A --pipeline-model-parallel-size 4\"\nelse\n  A=\"$A --pipeline-model-parallel-size 4\"\nfi\n" +
+      launch);
+  EXPECT_EQ(int_of(only_job(runtime), Key::kTensorModelParallelSize), 2);
+}
+
 TEST(ShellParser, LoopsAndConfigListsAreUnknown) {
   auto pf = sh(
       "CONFIGS=(\"2,4,8\" \"4,2,8\")\nfor C in \"${CONFIGS[@]}\"; do\n  IFS=, read -r TP PP EP <<< \"$C\"\n"
