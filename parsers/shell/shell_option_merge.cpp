@@ -197,7 +197,6 @@ std::vector<std::string_view> keys_the_value_may_have(const Var& v,
 
 std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>& values, const Var* before,
                                                    const std::string& branches, const Var*& base) {
-  constexpr std::size_t kMaxAppendedKeys = 4096;  // more: the general merge, which handles any shape
   base = before;
   if (!base)
     for (const Var* v : values)
@@ -223,7 +222,8 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
   KeyCensus census(lists);
   const auto& keys = census.keys;
   const auto& seen = census.seen;
-  if (keys.empty() || keys.size() > kMaxAppendedKeys) return std::nullopt;
+  // No bound on the keys: this costs what the branches appended, less than the general merge would.
+  if (keys.empty()) return std::nullopt;
   // An option the value already has: when each of its words there is `key=<unknown>` (an earlier merge
   // left it so), the branches that disagree on it leave it as it is; otherwise it needs the general merge.
   // A few keys are looked for in the text; more, against the value's words collected once.
