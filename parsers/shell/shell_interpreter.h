@@ -333,6 +333,7 @@ class ShellParser {
   static bool expands_only_set_variables(std::string_view text, Env& env);
   static std::string_view expansion_name(std::string_view text, std::size_t dollar);
 
+  static bool alike(Var& a, Var& b);
   static void keep_branch_values(Env& env, const std::string& name, const std::vector<Env>& results,
                                  const std::vector<std::string>& labels);
   static bool launch_strings(const std::string& name, const std::vector<Env>& results);

@@ -104,9 +104,89 @@ ShellText unknown_option(std::string_view key, const ShellText& written, const s
   return w;
 }
 
+std::size_t count_placeholders(std::string_view s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), kUnknownByte));
+}
+
+// Reads what the value `t` gained since the index last read it.
+void extend(OptionKeyIndex& index, std::string_view t) {
+  index.placeholders += count_placeholders(t.substr(index.upto));
+  // From the start of the last word read: it may have grown since (A="${A}x").
+  std::size_t i = index.upto;
+  while (i > 0 && !is_blank(t[i - 1])) --i;
+  while (i < t.size()) {
+    if (is_blank(t[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < t.size() && !is_blank(t[j])) ++j;
+    std::string_view word = t.substr(i, j - i);
+    index.keys.emplace(word.substr(0, word.find('=')));
+    i = j;
+  }
+  index.upto = t.size();
+}
+
+// The run-time parts of a whole value: counted with its option keys when it keeps them (a value appended
+// to in many ifs is asked at each), else in its text.
+std::size_t placeholders_in(const Var& v) {
+  const auto& index = v.option_keys.index;
+  if (!index || index->upto > v.value.text.size()) return count_placeholders(v.value.text);
+  extend(*index, v.value.text);
+  return index->placeholders;
+}
+
+// A value as the merge reads it: whole, or a pending A="$A ..." (Var::appended_to) read part by part, the
+// whole value it extends first. Its reasons, fallback and assignments are those the whole value has; its
+// whole text is written out only when an option has to be looked for in it.
+class ValueView {
+ public:
+  explicit ValueView(const Var& v) : var_(v) {
+    for (const Var* p = &v; p; p = p->appended_to.get()) parts_.push_back(p);
+    std::reverse(parts_.begin(), parts_.end());
+    if (!pending()) return;
+    const ShellText& root = parts_.front()->value;
+    meta_.unknown_reasons = root.unknown_reasons;
+    meta_.weak = root.weak;
+    meta_.weak_note = root.weak_note;
+    meta_.via = root.via;
+    meta_.empty_when = root.empty_when;
+    for (std::size_t i = 1; i < parts_.size(); ++i) meta_.merge_meta(parts_[i]->value);
+  }
+  const Var& var() const { return var_; }
+  bool pending() const { return parts_.size() > 1; }
+  // Reasons, fallback and assignments of the whole value (its text is not in it).
+  const ShellText& meta() const { return pending() ? meta_ : var_.value; }
+  std::size_t size() const { return var_.size(); }
+  const std::string& text() const {
+    if (!pending()) return var_.value.text;
+    if (!whole_) {
+      whole_.emplace(parts_.front()->value.text);
+      for (std::size_t i = 1; i < parts_.size(); ++i) *whole_ += parts_[i]->value.text;
+    }
+    return *whole_;
+  }
+  // Run-time parts (kUnknownByte) in the whole text, counted part by part.
+  std::size_t placeholders() const {
+    std::size_t n = placeholders_in(*parts_.front());
+    for (std::size_t i = 1; i < parts_.size(); ++i) n += count_placeholders(parts_[i]->value.text);
+    return n;
+  }
+  // The whole value it extends, then the appended texts.
+  const std::vector<const Var*>& parts() const { return parts_; }
+
+ private:
+  const Var& var_;
+  std::vector<const Var*> parts_;
+  ShellText meta_;
+  mutable std::optional<std::string> whole_;
+};
+
 // The words `v` adds after `base` when it is `base` extended (text followed by a blank and more words,
 // or more elements): what `A="$A --x"` or `A+=(--x)` in one branch leaves.
-std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var& v) {
+std::optional<std::vector<ShellText>> appended_words(const ValueView& base_view, const Var& v) {
+  const Var& base = base_view.var();
   if (v.is_array) {
     if (v.elements.size() <= base.elements.size()) return std::nullopt;
     for (std::size_t i = 0; i < base.elements.size(); ++i)
@@ -114,21 +194,21 @@ std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var&
     return std::vector<ShellText>(v.elements.begin() + static_cast<std::ptrdiff_t>(base.elements.size()),
                                   v.elements.end());
   }
-  const std::string& b = base.value.text;
   Var tail;
   // The whole value's reasons and fallback, as the assignment gave them (the base's, then the tail's).
   ShellText meta;
   if (v.appended_to.get() == &base) {
     // A pending A="$A ..." on this very value (Var::appended_to): its text is the tail already.
     const std::string& t = v.value.text;
-    if (b.empty() || t.empty() || !is_blank(t.front())) return std::nullopt;
+    if (base_view.size() == 0 || t.empty() || !is_blank(t.front())) return std::nullopt;
     tail.value.text = t;
     tail.value.origin = v.value.origin;
-    meta.unknown_reasons = base.value.unknown_reasons;
-    meta.weak = base.value.weak;
-    meta.weak_note = base.value.weak_note;
+    meta.unknown_reasons = base_view.meta().unknown_reasons;
+    meta.weak = base_view.meta().weak;
+    meta.weak_note = base_view.meta().weak_note;
     meta.merge_meta(v.value);
   } else {
+    const std::string& b = base_view.text();
     const std::string& t = v.value.text;
     if (b.empty() || t.size() <= b.size() || !is_blank(t[b.size()]) || t.compare(0, b.size(), b) != 0)
       return std::nullopt;
@@ -139,13 +219,10 @@ std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var&
     meta.weak_note = v.value.weak_note;
   }
   // The tail's run-time parts are the value's last ones when it has one reason per placeholder.
-  auto placeholders = [](const std::string& s) {
-    return static_cast<std::size_t>(std::count(s.begin(), s.end(), kUnknownByte));
-  };
-  std::size_t in_tail = placeholders(tail.value.text);
+  std::size_t in_tail = count_placeholders(tail.value.text);
   const auto& reasons = meta.unknown_reasons;
   if (in_tail > 0) {
-    if (reasons.size() == placeholders(b) + in_tail)
+    if (reasons.size() == base_view.placeholders() + in_tail)
       tail.value.unknown_reasons.assign(reasons.end() - static_cast<std::ptrdiff_t>(in_tail), reasons.end());
     else
       tail.value.add_reason(reasons.empty() ? "part of it is known only at run time" : reasons.front());
@@ -164,6 +241,39 @@ std::optional<std::vector<ShellText>> appended_words(const Var& base, const Var&
 // about (a branch's value, asked once and gone, is cheaper to search than to index) and then extended by
 // what was appended since.
 std::vector<std::string_view> keys_the_value_may_have(const Var& v,
+                                                      const std::vector<std::string_view>& keys);
+
+// The same for a pending value: the keys its whole value may have, and those of its appended texts' words.
+std::vector<std::string_view> keys_the_value_may_have(const ValueView& view,
+                                                      const std::vector<std::string_view>& keys) {
+  if (!view.pending()) return keys_the_value_may_have(view.var(), keys);
+  std::vector<std::string_view> in_root = keys_the_value_may_have(*view.parts().front(), keys);
+  std::set<std::string_view> in_tails;
+  for (std::size_t p = 1; p < view.parts().size(); ++p) {
+    std::string_view t = view.parts()[p]->value.text;
+    for (std::size_t i = 0; i < t.size();) {
+      if (is_blank(t[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < t.size() && !is_blank(t[j])) ++j;
+      std::string_view word = t.substr(i, j - i);
+      in_tails.insert(word.substr(0, word.find('=')));
+      i = j;
+    }
+  }
+  std::set<std::string_view> rooted(in_root.begin(), in_root.end());
+  std::vector<std::string_view> out;
+  for (std::string_view key : keys) {
+    bool word_key = !key.empty() && key.find('=') == std::string_view::npos &&
+                    std::none_of(key.begin(), key.end(), [](char c) { return is_blank(c); });
+    if (!word_key || rooted.count(key) || in_tails.count(key)) out.push_back(key);
+  }
+  return out;
+}
+
+std::vector<std::string_view> keys_the_value_may_have(const Var& v,
                                                       const std::vector<std::string_view>& keys) {
   auto& index = v.option_keys.index;
   const std::string& t = v.value.text;
@@ -171,21 +281,7 @@ std::vector<std::string_view> keys_the_value_may_have(const Var& v,
     index = std::make_shared<OptionKeyIndex>();
     return keys;
   }
-  // From the start of the last word read: it may have grown since (A="${A}x").
-  std::size_t i = index->upto;
-  while (i > 0 && !is_blank(t[i - 1])) --i;
-  while (i < t.size()) {
-    if (is_blank(t[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < t.size() && !is_blank(t[j])) ++j;
-    std::string_view word = std::string_view(t).substr(i, j - i);
-    index->keys.emplace(word.substr(0, word.find('=')));
-    i = j;
-  }
-  index->upto = t.size();
+  extend(*index, t);
   std::vector<std::string_view> out;
   for (std::string_view key : keys) {
     bool word_key = !key.empty() && key.find('=') == std::string_view::npos &&
@@ -204,15 +300,24 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
                                 : v->value.text.size() < base->value.text.size()))
         base = v;
   if (!base) return std::nullopt;
+  const ValueView view(*base);
   std::vector<std::vector<ShellText>> tails;  // each branch's appended words (the lists point into them)
   tails.reserve(values.size());
   std::vector<OptionList> lists;
   for (const Var* v : values) {
     if (v->is_array != base->is_array) return std::nullopt;
-    if (v == base || (!v->appended_to && same_text(*v, *base))) {
+    bool same = v == base;
+    if (!same && !v->appended_to) {
+      if (view.pending())  // as same_text on the whole value
+        same = !v->is_array && !v->value.unknown() && view.meta().unknown_reasons.empty() &&
+               v->value.text.size() == view.size() && v->value.text == view.text();
+      else
+        same = same_text(*v, *base);
+    }
+    if (same) {
       tails.emplace_back();
     } else {
-      auto words = appended_words(*base, *v);
+      auto words = appended_words(view, *v);
       if (!words) return std::nullopt;
       tails.push_back(std::move(*words));
     }
@@ -248,11 +353,12 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
   };
   if (base->is_array) {
     for (const ShellText& e : base->elements) judge(e.text, general);
-  } else if (std::vector<std::string_view> present = keys_the_value_may_have(*base, keys);
-             present.size() <= 4) {
+  } else if (std::vector<std::string_view> present = keys_the_value_may_have(view, keys); present.empty()) {
+    // None of the appended options is in the value: nothing to judge, and its text is not written out.
+  } else if (present.size() <= 4) {
     // The value's words as options are kept with it: only the keys it may have are
     // looked for in its text, so an if that appends new options costs what it appended.
-    std::string_view t = base->value.text;
+    std::string_view t = view.text();
     for (std::string_view key : present)
       for (auto pos = find_text(t, key, 0); pos != std::string_view::npos; pos = find_text(t, key, pos + 1)) {
         std::size_t after = pos + key.size();
@@ -263,7 +369,7 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
         judge(t.substr(pos, end == std::string_view::npos ? end : end - pos), general);
       }
   } else {
-    each_word(base->value.text, [&](std::string_view w) { judge(w, general); });
+    each_word(view.text(), [&](std::string_view w) { judge(w, general); });
   }
   if (general) return std::nullopt;
   AppendedOptions out;
@@ -289,7 +395,7 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
   }
   // The assignments the branches used that the value does not name yet (as ShellText::add_via keeps them).
   ShellText named;
-  named.via = base->value.via;
+  named.via = view.meta().via;
   for (const Var* v : values)
     for (const auto& r : v->value.via) {
       std::size_t had = named.via.size();
@@ -303,7 +409,7 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
 
 void AppendedOptions::apply_to(Var& v) const {
   for (const ShellText& w : words) {
-    if (!v.value.empty()) v.value.push(' ', {});
+    if (v.size() > 0) v.value.push(' ', {});  // a pending value's whole text, not only its appended part
     v.value.append(w);
     if (v.is_array) v.elements.push_back(w);
   }

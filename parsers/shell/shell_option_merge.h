@@ -32,6 +32,7 @@ std::optional<AppendedOptions> appended_options(const std::vector<const Var*>& v
 struct OptionKeyIndex {
   std::unordered_set<std::string> keys;
   std::size_t upto = 0;
+  std::size_t placeholders = 0;  // run-time parts (kUnknownByte) in text[0, upto)
 };
 
 // The words an unquoted $VAR (or "${ARR[@]}") gives: the elements of an array, the blank-separated

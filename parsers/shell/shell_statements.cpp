@@ -609,15 +609,15 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
   for (const auto& name : names) {
     const std::shared_ptr<Var>* first = nullptr;
     bool agree = true, untouched = true;
-    const std::shared_ptr<Var>* before = env.slot(name);
-    // A branch's pending A="$A ..." on the value before the branches stays pending: the merge reads its
-    // appended text as it is. Any other pending value is made whole here.
+    // The value before the branches, and a branch's pending A="$A ..." on it, stay as they are (pending,
+    // Var::appended_to): the merge reads the appended text alone. Any other pending value is made whole.
+    const std::shared_ptr<Var>* before = env.raw_slot(name);
     auto pending_on_before = [&](const Var& v) {
       return before && v.appended_to == *before && !v.value.text.empty();
     };
     for (const auto& r : results) {
       const std::shared_ptr<Var>* here = r.raw_slot(name);
-      if (here && !pending_on_before(**here)) make_whole(**here);
+      if (here && (!before || here->get() != before->get()) && !pending_on_before(**here)) make_whole(**here);
       if (!here) {
         agree = false;
         break;
@@ -625,17 +625,8 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
       if (!before || here->get() != before->get()) untouched = false;
       if (!first)
         first = here;
-      else if (first->get() == here->get())
-        continue;
-      else if ((*first)->appended_to || (*here)->appended_to) {
-        // Pending appends (both on the value before, see above) are alike when they append the same known
-        // text to a known value; a pending append and a whole value never are.
-        const Var &a = **first, &b = **here;
-        if (!a.appended_to || !b.appended_to || a.appended_to->value.unknown() || !same_text(a, b))
-          agree = false;
-      } else if (!same_text(**first, **here)) {
+      else if (first->get() != here->get() && !alike(**first, **here))
         agree = false;
-      }
     }
     if (agree && untouched) continue;  // no branch changed it
     std::string branches = "the branches at line " + std::to_string(where.range.start.line);
@@ -651,6 +642,7 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
             {name, std::move(*options), values.front()->assigned_at, values.front()->assigned_text});
         continue;
       }
+    if (before) make_whole(**before);  // the general merge reads the value before as a whole
     if (launch_strings(name, results)) {
       set_unknown(env, name, "assigned differently in " + branches, where);
       keep_branch_values(env, name, results, branch_names());
@@ -673,12 +665,29 @@ void ShellParser::merge_branches(Env& env, std::vector<Env> results, const Locat
   }
   results.clear();
   for (auto& a : appended) {
-    Var& v = env.edit_appending(a.name);
+    Var& v = env.edit_tail(a.name);
     a.options.apply_to(v);
     v.assigned_at = std::move(a.assigned_at);
     v.assigned_text = std::move(a.assigned_text);
     if (auto too_large = over_value_limit(v)) set_unknown(env, a.name, *too_large, where);
   }
+}
+
+// Whether two branches left a variable alike: the same object, or values written alike. A pending append
+// (Var::appended_to) differs from the value it extends (its appended text is not empty: see
+// merge_branches), and two on the same value are alike when they append the same known text to a known
+// value; anything else is compared whole.
+bool ShellParser::alike(Var& a, Var& b) {
+  if (&a == &b) return true;
+  if (a.appended_to.get() == &b || b.appended_to.get() == &a) return false;
+  if (a.appended_to && a.appended_to == b.appended_to) {
+    for (const Var* p = a.appended_to.get(); p; p = p->appended_to.get())
+      if (p->value.unknown()) return false;
+    return same_text(a, b);
+  }
+  make_whole(a);
+  make_whole(b);
+  return same_text(a, b);
 }
 
 // A launch string chosen by branch (APP="python pretrain_gpt.py ..." in each): the branches' values, for

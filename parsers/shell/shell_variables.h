@@ -138,6 +138,22 @@ class Env {
     if (&v == was) v.option_keys.index = std::move(index);  // changed in place, not a copy
     return v;
   }
+  // A variable to append to, as edit_appending, where a pending append (Var::appended_to) stays pending:
+  // what is appended goes after its appended text (a copy of that text when another copy shares it).
+  Var& edit_tail(const std::string& name) {
+    const auto* kept = raw_slot(name);
+    if (!kept || !(*kept)->appended_to) return edit_appending(name);
+    if (!changes_.contains(name)) thaw();
+    auto it = changes_.find(name);
+    if (it != changes_.end() && it->second) {
+      if (it->second.use_count() > 1) it->second = std::make_shared<Var>(*it->second);
+      return *it->second;
+    }
+    const std::shared_ptr<Var>* frozen = frozen_slot(name);
+    auto& p = changes_[name];
+    p = std::make_shared<Var>(**frozen);
+    return *p;
+  }
   Var& edit(const std::string& name) {
     Var& v = edit_any(name);
     v.option_keys.index.reset();
