@@ -244,6 +244,39 @@ class Budget(Case):
         self.assertEqual(findings(*names), alone)
         self.assertEqual(findings(*reversed(names), jobs="2"), alone)
 
+    def test_an_imported_module_parsed_for_another_input_costs_the_same(self):
+        # Recipes import one module whose body costs most of a budget, after module-level lines of their
+        # own: the run parses the module for the first and hands its text and tree to the others (and to
+        # the module itself, an input too), which must be charged what parsing it cost. The recipes near
+        # the limit run out there or not alone, and each input's findings, PL903 included, are those it
+        # gets when linted alone, in any order and with any number of threads. (The Python parser charges
+        # the statements it reads, which every importer still reads itself, and not yet the bytes
+        # tree-sitter parses: with those charged, a cache that handed trees out free fails this test.)
+        self.write("recipes/heavy.py", "".join(f"x{i} = {i}\n" for i in range(3000))
+                   + "def base_recipe(tp=1):\n    cfg = ConfigContainer()\n"
+                   "    cfg.model.tensor_model_parallel_size = tp\n    return cfg\n")
+        names = []
+        for k, n in enumerate((0, 400, 700, 850, 1000, 1150)):
+            names.append(f"recipes/r{k}.py")
+            self.write(names[-1], "from .heavy import base_recipe\n" + "".join(f"y{i} = {i}\n" for i in range(n))
+                       + f"\ndef r{k}_config():\n    cfg = base_recipe()\n"
+                       "    cfg.model.sequence_parallel = True\n    return cfg\n")
+        names.append("recipes/heavy.py")
+        env = {"PARLINT_FILE_BUDGET": "60000,8000000"}
+
+        def findings(*names, jobs="1"):
+            p = run(["check", "--format", "json", "--jobs", jobs, *names], self.dir, env=env)
+            self.assertIn(p.returncode, (0, 1), p.stderr)
+            return sorted(json.dumps(d, sort_keys=True) for d in json.loads(p.stdout)["diagnostics"])
+
+        alone = sorted(sum((findings(n) for n in names), []))
+        over = {json.loads(d)["path"] for d in alone if '"PL903"' in d and "budget" in d}
+        self.assertEqual(over, {"recipes/r4.py", "recipes/r5.py"},
+                         "r4 and r5 alone must run out while reading heavy.py for the test to tell")
+        self.assertTrue(any('"recipes/r3.py"' in d and '"PL201"' in d for d in alone), alone)
+        self.assertEqual(findings(*names), alone)
+        self.assertEqual(findings(*reversed(names), jobs="2"), alone)
+
     def test_time_budget(self):
         self.write("slow.sh", "#!/bin/bash\n" + "".join(f"A{i}=$((1 + {i}))\n" for i in range(200_000)))
         p, doc, found = self.check_json("slow.sh", env={"PARLINT_FILE_BUDGET": "1"}, timeout=120)

@@ -449,10 +449,12 @@ RunResult run_check(const std::vector<std::string>& paths, const EngineOptions& 
   // Nor does what a path is: the walks up the folders from each input ask the disk once per path.
   ReferencedFiles referenced;
   PathCache path_cache;
+  PythonModuleCache python_modules;
   EngineOptions run_options = options;
   if (!options.overlay && !options.referenced_files) {
     run_options.referenced_files = &referenced;
     run_options.paths = &path_cache;
+    run_options.python_modules = &python_modules;
   }
   // One file is linted on this thread: no pool, and no look at the CPU count (a read of sysfs).
   unsigned workers = inputs.size() <= 1 ? 1
@@ -484,6 +486,7 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
   ConfigResolver configs(options.config, options.discover_config);
   ReferencedFiles referenced;  // as in run_check: parsed once for the run
   PathCache path_cache;
+  PythonModuleCache python_modules;
   for (const Input& input : collect_inputs(paths, options, configs, result.errors)) {
     auto text = read_text(input, options);
     if (!text) {
@@ -494,6 +497,7 @@ PlanResult load_jobs(const std::vector<std::string>& paths, const EngineOptions&
     if (!file_options.overlay && !file_options.referenced_files) {
       file_options.referenced_files = &referenced;
       file_options.paths = &path_cache;
+      file_options.python_modules = &python_modules;
     }
     FileReader reader(file_options.max_file_size, file_options.overlay, file_options.paths);
     add_to_plan(analyse_file(input.path, std::move(*text), reader, file_options), result);

@@ -18,6 +18,7 @@
 #include "lint/model/work_budget.h"
 #include "lint/resolve/job.h"
 #include "lint/resolve/referenced_files.h"
+#include "parsers/python/python_module_cache.h"
 #include "rules/api/diagnostic.h"
 
 namespace parlint {
@@ -48,6 +49,9 @@ struct EngineOptions {
   ReferencedFiles* referenced_files = nullptr;
   // What the disk said of each path looked up, for the run's threads; set with referenced_files.
   PathCache* paths = nullptr;
+  // The local modules Python files import, read and parsed once for the run's threads; set with
+  // referenced_files.
+  PythonModuleCache* python_modules = nullptr;
   bool apply_suppressions = true;  // --no-suppress shows what suppression comments hide
   // Configuration: --config (fixed) or discovery of the closest .parlint.yaml. Command-line choices win:
   // the flags below say which ones were given.

@@ -185,7 +185,8 @@ void withdraw_shared_fixes(AnalysedFile& file) {
 }  // namespace
 
 ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader,
-                        WorkBudget* budget, TreeCache* trees, ReferencedFiles* referenced) {
+                        WorkBudget* budget, TreeCache* trees, ReferencedFiles* referenced,
+                        PythonModuleCache* modules) {
   WorkBudget own;
   WorkBudget& work = budget ? *budget : own;
   ParsedFile parsed;
@@ -205,16 +206,16 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
     case FileKind::kYaml:
       parsed = parse_yaml(path, source, framework_documents(), &work);
       // Configs it inherits (NeMo-RL `defaults: parent.yaml`).
-      resolve_referenced_files(parsed, reader, &work, referenced);
+      resolve_referenced_files(parsed, reader, &work, referenced, modules);
       // A driver config that (with what it inherits) runs another backend has no Megatron job.
       std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
       break;
     case FileKind::kShell:
       parsed = parse_shell(path, source, framework_adapters(), reader, &work, trees);
-      resolve_referenced_files(parsed, reader, &work, referenced);
+      resolve_referenced_files(parsed, reader, &work, referenced, modules);
       break;
     case FileKind::kPython:
-      parsed = parse_python(path, source, reader, &work);
+      parsed = parse_python(path, source, reader, &work, modules);
       break;
     case FileKind::kNone:
       break;
@@ -275,12 +276,13 @@ AnalysedFile analyse_file(const std::string& path, std::string text, const FileR
   out.path = path;
   out.source = std::make_unique<SourceText>(std::move(text));
   WorkBudget budget(options.file_budget);
-  out.parsed = parse_source(path, *out.source, reader, &budget, options.trees, options.referenced_files);
+  out.parsed = parse_source(path, *out.source, reader, &budget, options.trees, options.referenced_files,
+                            options.python_modules);
   // The user's own framework source: its recipes, and the Megatron-Core version it runs.
   if (std::any_of(out.parsed.jobs.begin(), out.parsed.jobs.end(),
                   [](const RawJob& j) { return !j.recipe.empty(); }))
     if (auto source = bridge_source_for(path, options.framework_source, reader))
-      read_recipes_from_source(out.parsed, *source, reader);
+      read_recipes_from_source(out.parsed, *source, reader, options.python_modules);
   LintOptions lint = options.lint;
   if (!lint.megatron_core) lint.megatron_core = core_version_for(path, std::nullopt, reader);
   Location file_start{path, {{1, 1}, {1, 1}}};

@@ -105,8 +105,13 @@ class Resolver {
  public:
   static constexpr std::size_t kMaxEnvironmentConfigs = 64;  // configs per folder an environment file may set
 
-  Resolver(ParsedFile& file, const FileReader& reader, WorkBudget* budget, ReferencedFiles* shared)
-      : file_(file), reader_(reader), budget_(budget), shared_(budget ? shared : nullptr) {}
+  Resolver(ParsedFile& file, const FileReader& reader, WorkBudget* budget, ReferencedFiles* shared,
+           PythonModuleCache* modules)
+      : file_(file),
+        reader_(reader),
+        budget_(budget),
+        shared_(budget ? shared : nullptr),
+        modules_(modules) {}
 
   // A YAML config given the launch's `environment` is read with it when it reads one of its variables
   // (${oc.env:TP}, ${TP:8}): the launch's exports win over the config's defaults.
@@ -141,7 +146,7 @@ class Resolver {
     auto l = std::make_shared<ReferencedFiles::Parsed>();
     l->source = std::make_unique<SourceText>(text ? std::move(*text) : reader_.read(path).value_or(""));
     std::uint64_t before = budget_ ? budget_->spent() : 0;
-    l->parsed = python ? parse_python(path, *l->source, reader_, budget_)
+    l->parsed = python ? parse_python(path, *l->source, reader_, budget_, modules_)
                        : parse_yaml(path, *l->source, framework_documents(), budget_, used);
     if (shared_ && !budget_->exhausted()) {
       budget_->spend(0);  // the work metered while parsing it, counted now
@@ -520,8 +525,9 @@ class Resolver {
 
   ParsedFile& file_;
   const FileReader& reader_;
-  WorkBudget* budget_;       // the referring file's: what it refers to is part of its cost
-  ReferencedFiles* shared_;  // what the run parsed already (null: parsed here)
+  WorkBudget* budget_;          // the referring file's: what it refers to is part of its cost
+  ReferencedFiles* shared_;     // what the run parsed already (null: parsed here)
+  PythonModuleCache* modules_;  // the Python modules the run parsed already (null: parsed here)
   std::map<std::string, std::shared_ptr<const ReferencedFiles::Parsed>> cache_;
   bool arguments_read_ = false;
   std::string unchecked_arguments_;  // the checkout's arguments.py, when it never checks the variable
@@ -530,8 +536,8 @@ class Resolver {
 }  // namespace
 
 void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget,
-                              ReferencedFiles* shared) {
-  Resolver(file, reader, budget, shared).run();
+                              ReferencedFiles* shared, PythonModuleCache* modules) {
+  Resolver(file, reader, budget, shared, modules).run();
 }
 
 }  // namespace parlint

@@ -10,12 +10,14 @@
 #include "lint/model/source_files.h"
 #include "lint/model/work_budget.h"
 #include "lint/resolve/referenced_files.h"
+#include "parsers/python/python_module_cache.h"
 
 namespace parlint {
 
 // The files it refers to are read with `budget` (the referring file's), or each with its own when null;
-// `shared`, when given, holds those the run parsed already (and keeps the ones parsed here).
+// `shared`, when given, holds those the run parsed already (and keeps the ones parsed here); `modules`,
+// the Python modules they import.
 void resolve_referenced_files(ParsedFile& file, const FileReader& reader, WorkBudget* budget = nullptr,
-                              ReferencedFiles* shared = nullptr);
+                              ReferencedFiles* shared = nullptr, PythonModuleCache* modules = nullptr);
 
 }  // namespace parlint

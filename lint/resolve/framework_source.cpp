@@ -240,14 +240,15 @@ std::optional<CoreVersion> core_version_for(const std::string& file,
   return found;
 }
 
-void read_recipes_from_source(ParsedFile& file, const FrameworkSource& source, const FileReader& reader) {
+void read_recipes_from_source(ParsedFile& file, const FrameworkSource& source, const FileReader& reader,
+                              PythonModuleCache* modules) {
   const RecipeIndex& index = recipe_index(source.package, reader);
   std::map<std::string, std::pair<std::unique_ptr<SourceText>, ParsedFile>> parsed;  // by recipe file
   auto load = [&](const std::string& path) -> const ParsedFile& {
     auto it = parsed.find(path);
     if (it == parsed.end()) {
       auto text = std::make_unique<SourceText>(reader.read(path).value_or(""));
-      ParsedFile p = parse_python(path, *text, reader);
+      ParsedFile p = parse_python(path, *text, reader, nullptr, modules);
       it = parsed.emplace(path, std::make_pair(std::move(text), std::move(p))).first;
     }
     return it->second.second;

@@ -10,6 +10,7 @@
 #include "lint/knowledge/core_version.h"
 #include "lint/model/parsed_file.h"
 #include "lint/model/source_files.h"
+#include "parsers/python/python_module_cache.h"
 
 namespace parlint {
 
@@ -34,6 +35,8 @@ std::optional<CoreVersion> core_version_for(const std::string& file,
 
 // Every job of `file` that starts from a Megatron-Bridge recipe takes that recipe's settings from the
 // source (below the job's own, as for a local recipe), and the built-in table is not consulted for it.
-void read_recipes_from_source(ParsedFile& file, const FrameworkSource& source, const FileReader& reader);
+// `modules`, when given, holds the Python modules the run parsed already.
+void read_recipes_from_source(ParsedFile& file, const FrameworkSource& source, const FileReader& reader,
+                              PythonModuleCache* modules = nullptr);
 
 }  // namespace parlint

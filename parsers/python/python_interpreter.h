@@ -24,6 +24,7 @@
 #include "lint/model/source_files.h"
 #include "lint/model/source_text.h"
 #include "lint/model/work_budget.h"
+#include "parsers/python/python_module_cache.h"
 #include "parsers/tree_sitter/tree_sitter_fields.h"
 #include "parsers/tree_sitter/tree_sitter_languages.h"
 #include "parsers/tree_sitter/tree_sitter_tree.h"
@@ -112,9 +113,10 @@ class PythonParser;
 // one work budget for the whole import graph.
 struct ImportGraph {
   const FileReader& reader;  // imported modules are read through it
-  std::map<std::string, std::unique_ptr<SourceText>> sources;
+  std::map<std::string, std::shared_ptr<const SourceText>> sources;
   std::map<std::string, std::unique_ptr<PythonParser>> parsers;  // null: not found or not readable
   WorkBudget& budget;                                            // one for the whole import graph
+  PythonModuleCache* modules = nullptr;  // the texts and trees the run parsed already (null: none)
 };
 
 constexpr int kMaxImportDepth = 4;
@@ -132,8 +134,9 @@ class PythonParser {
     out_.path = std::string(path);
   }
 
-  // Parses the file and reads its module body, so that its functions can be called from other files.
-  void prepare();
+  // Reads the module body of the file (`tree` is its syntax tree), so that its functions can be called
+  // from other files.
+  void prepare(SharedTsTree tree);
 
   ParsedFile run();
 
@@ -159,6 +162,13 @@ class PythonParser {
   std::optional<std::string> resolve_module(const std::string& spec) const;
 
   PythonParser* imported_module(const std::string& spec);
+
+  // An imported module's text and tree, from the run's cache when the budget has what parsing it cost
+  // left, else read and parsed here (and kept for the other files of the run).
+  PythonModuleCache::Module load_module(const std::string& file);
+  // The tree of the file being linted: the run's when it was kept, with this text, as another file's
+  // import (under the same budget rule), else parsed here.
+  SharedTsTree own_tree();
 
   // Parameters with defaults are weak values (callers usually override them); without a default, unknown.
   // Defaults are evaluated as part of the call that needs them: with the caller's depth and call stack,
@@ -306,7 +316,7 @@ class PythonParser {
   std::string path_;  // owned: imported modules outlive the strings their paths were built from
   const SourceText& source_;
   ParsedFile out_;
-  TsTree tree_;
+  SharedTsTree tree_;  // its own, or the run's (read only, as by every other file that imports it)
   std::map<std::string, TSNode> functions_;
   std::set<std::string> called_from_functions_;                 // module functions another function calls
   std::vector<std::pair<std::string, TSNode>> function_order_;  // in definition order

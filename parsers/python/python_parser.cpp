@@ -13,12 +13,23 @@
 #include "parsers/tree_sitter/tree_sitter_children.h"
 
 namespace parlint::py {
+namespace {
 
-// Parses the file and reads its module body, so that its functions can be called from other files.
-void PythonParser::prepare() {
-  std::string_view text = source_.text();
-  tree_.reset(ts_parser_parse_string(thread_python_parser(), nullptr, text.data(),
-                                     static_cast<std::uint32_t>(text.size())));
+SharedTsTree parse_text(std::string_view text) {
+  return TsTree(ts_parser_parse_string(thread_python_parser(), nullptr, text.data(),
+                                       static_cast<std::uint32_t>(text.size())));
+}
+
+// A module's key in the run's cache: its path, and the size limit it was read with (inputs configured
+// with different limits may read different texts).
+std::string module_key(const std::string& path, const FileReader& reader) {
+  return path + '\n' + std::to_string(std::min(kMaxImportedFileSize, reader.max_size()));
+}
+
+}  // namespace
+
+void PythonParser::prepare(SharedTsTree tree) {
+  tree_ = std::move(tree);
   if (!tree_) return;
   TSNode root = ts_tree_root_node(tree_.get());
   collect_functions(root);
@@ -30,8 +41,7 @@ void PythonParser::prepare() {
 
 ParsedFile PythonParser::run() {
   std::string_view text = source_.text();
-  tree_.reset(ts_parser_parse_string(thread_python_parser(), nullptr, text.data(),
-                                     static_cast<std::uint32_t>(text.size())));
+  tree_ = own_tree();
   if (!tree_) return std::move(out_);
   TSNode root = ts_tree_root_node(tree_.get());
   // The grammar's errors are Python's only where CPython's tokenizer refuses the text too; elsewhere the
@@ -280,12 +290,44 @@ PythonParser* PythonParser::imported_module(const std::string& spec) {
   auto it = graph_.parsers.find(*file);
   if (it != graph_.parsers.end()) return it->second.get();
   graph_.parsers[*file] = nullptr;  // guards cycles while it is being read
-  auto source = std::make_unique<SourceText>(graph_.reader.read(*file, kMaxImportedFileSize).value_or(""));
-  auto parser = std::make_unique<PythonParser>(*file, *source, graph_, import_depth_ + 1);
-  graph_.sources[*file] = std::move(source);
-  parser->prepare();
+  PythonModuleCache::Module module = load_module(*file);
+  auto parser = std::make_unique<PythonParser>(*file, *module.source, graph_, import_depth_ + 1);
+  graph_.sources[*file] = std::move(module.source);
+  parser->prepare(std::move(module.tree));
   graph_.parsers[*file] = std::move(parser);
   return graph_.parsers[*file].get();
+}
+
+PythonModuleCache::Module PythonParser::load_module(const std::string& file) {
+  PythonModuleCache* cache = graph_.modules;
+  std::string key = cache ? module_key(file, graph_.reader) : std::string();
+  // Parsed for another file of the run: taken when this file's budget has what parsing it cost left
+  // (else parsed here, and the budget runs out where it would have).
+  if (cache)
+    if (auto kept = cache->find(key); kept && graph_.budget.remaining() >= kept->units) {
+      graph_.budget.spend(kept->units);
+      return std::move(*kept);
+    }
+  std::uint64_t before = graph_.budget.spent();
+  PythonModuleCache::Module module;
+  module.source =
+      std::make_shared<const SourceText>(graph_.reader.read(file, kMaxImportedFileSize).value_or(""));
+  module.tree = parse_text(module.source->text());
+  module.units = graph_.budget.spent() - before;
+  if (cache && module.tree && !graph_.budget.exhausted()) cache->keep(key, module);
+  return module;
+}
+
+SharedTsTree PythonParser::own_tree() {
+  if (graph_.modules) {
+    std::string key = module_key(std::filesystem::path(path_).lexically_normal().string(), graph_.reader);
+    if (auto kept = graph_.modules->find(key);
+        kept && kept->source->text() == source_.text() && graph_.budget.remaining() >= kept->units) {
+      graph_.budget.spend(kept->units);
+      return std::move(kept->tree);
+    }
+  }
+  return parse_text(source_.text());
 }
 
 // Megatron-Bridge recipe names state their GPU count: ..._pretrain_16gpu_h100_bf16_config.
@@ -340,9 +382,9 @@ Fact PythonParser::make_fact(Key key, const PyVal& v, Location loc, Origin origi
 namespace parlint {
 
 ParsedFile parse_python(std::string_view path, const SourceText& source, const FileReader& reader,
-                        WorkBudget* budget) {
+                        WorkBudget* budget, PythonModuleCache* modules) {
   WorkBudget own;
-  py::ImportGraph graph{reader, {}, {}, budget ? *budget : own};
+  py::ImportGraph graph{reader, {}, {}, budget ? *budget : own, modules};
   py::PythonParser parser(path, source, graph);
   return parser.run();
 }
