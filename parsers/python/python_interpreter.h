@@ -333,6 +333,7 @@ class PythonParser {
   ImportGraph& graph_;
   int import_depth_ = 0;
   std::map<std::string, std::pair<std::string, std::string>> imports_;  // local name -> (module, name)
+  std::map<std::string, std::optional<std::string>> resolved_;          // module spec -> its local file
   bool bridge_hint_ = false, nemo2_hint_ = false;
 };
 

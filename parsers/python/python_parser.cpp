@@ -285,7 +285,10 @@ std::optional<std::string> PythonParser::resolve_module(const std::string& spec)
 
 PythonParser* PythonParser::imported_module(const std::string& spec) {
   if (import_depth_ >= kMaxImportDepth) return nullptr;
-  auto file = resolve_module(spec);
+  // Looked up once per spec: every call of an imported function names its module again.
+  auto [resolved, fresh] = resolved_.try_emplace(spec);
+  if (fresh) resolved->second = resolve_module(spec);
+  const std::optional<std::string>& file = resolved->second;
   if (!file || *file == path_) return nullptr;
   auto it = graph_.parsers.find(*file);
   if (it != graph_.parsers.end()) return it->second.get();
