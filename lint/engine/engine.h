@@ -24,6 +24,7 @@
 namespace parlint {
 
 class TreeCache;
+class UncalledFunctionMemo;
 
 // --fix writes the fixed files, --diff only computes them (DESIGN §4).
 enum class FixMode { kOff, kApply, kDiff };
@@ -44,6 +45,9 @@ struct EngineOptions {
   // The language server's parse trees of the buffers it lints, each reparsed from its last tree after an
   // edit. Not synchronized: only one thread may lint with it.
   TreeCache* trees = nullptr;
+  // With `trees`: the walks of each shell buffer's never-called functions from its last lints, replayed
+  // where a fresh walk would do the same (parsers/shell/uncalled_function_memo.h). Not synchronized either.
+  UncalledFunctionMemo* uncalled_functions = nullptr;
   // The referenced files (configs, recipes, entry scripts) the run parsed already, shared by its threads;
   // set by run_check for a run over files on disk, never with an overlay.
   ReferencedFiles* referenced_files = nullptr;

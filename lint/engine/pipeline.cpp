@@ -186,7 +186,7 @@ void withdraw_shared_fixes(AnalysedFile& file) {
 
 ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader,
                         WorkBudget* budget, TreeCache* trees, ReferencedFiles* referenced,
-                        PythonModuleCache* modules) {
+                        PythonModuleCache* modules, UncalledFunctionMemo* uncalled) {
   WorkBudget own;
   WorkBudget& work = budget ? *budget : own;
   ParsedFile parsed;
@@ -211,7 +211,7 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
       std::erase_if(parsed.jobs, [](const RawJob& j) { return j.megatron_on == false; });
       break;
     case FileKind::kShell:
-      parsed = parse_shell(path, source, framework_adapters(), reader, &work, trees);
+      parsed = parse_shell(path, source, framework_adapters(), reader, &work, trees, uncalled);
       resolve_referenced_files(parsed, reader, &work, referenced, modules);
       break;
     case FileKind::kPython:
@@ -277,7 +277,7 @@ AnalysedFile analyse_file(const std::string& path, std::string text, const FileR
   out.source = std::make_unique<SourceText>(std::move(text));
   WorkBudget budget(options.file_budget);
   out.parsed = parse_source(path, *out.source, reader, &budget, options.trees, options.referenced_files,
-                            options.python_modules);
+                            options.python_modules, options.uncalled_functions);
   // The user's own framework source: its recipes, and the Megatron-Core version it runs.
   if (std::any_of(out.parsed.jobs.begin(), out.parsed.jobs.end(),
                   [](const RawJob& j) { return !j.recipe.empty(); }))

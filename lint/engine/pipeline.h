@@ -43,11 +43,12 @@ Diagnostic to_diagnostic(const Rule& rule, Finding&& f, const Location& fallback
 
 // The parser its kind calls for, then the files it refers to (configs, sourced scripts) resolved, all
 // within `budget` (a default one when null). Lines left unread for the budget are in `unread` (PL903).
-// `trees` keeps the file's parse tree for reparsing it after an edit (the language server's buffers).
-// `referenced` and `modules`, when given, hold the referenced files and the imported Python modules the
-// run parsed already.
+// `trees` keeps the file's parse tree for reparsing it after an edit (the language server's buffers), and
+// `uncalled` a shell file's walks of its never-called functions. `referenced` and `modules`, when given,
+// hold the referenced files and the imported Python modules the run parsed already.
 ParsedFile parse_source(const std::string& path, const SourceText& source, const FileReader& reader,
                         WorkBudget* budget = nullptr, TreeCache* trees = nullptr,
-                        ReferencedFiles* referenced = nullptr, PythonModuleCache* modules = nullptr);
+                        ReferencedFiles* referenced = nullptr, PythonModuleCache* modules = nullptr,
+                        UncalledFunctionMemo* uncalled = nullptr);
 
 }  // namespace parlint

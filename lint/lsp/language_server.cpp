@@ -19,6 +19,7 @@
 #include "lint/lsp/text_document.h"
 #include "lint/model/source_files.h"
 #include "lint/model/uri.h"
+#include "parsers/shell/uncalled_function_memo.h"
 #include "parsers/tree_sitter/tree_cache.h"
 #include "rules/api/rule.h"
 
@@ -417,6 +418,7 @@ class LanguageServer {
     EngineOptions options = options_.engine;
     options.overlay = &overlay;  // open buffers in place of the disk copies; the paths read are recorded
     options.trees = &trees_;     // an edited buffer is reparsed from its last tree
+    options.uncalled_functions = &uncalled_functions_;  // and its uncalled functions' walks replayed
     RunResult r = check_document(path, std::move(text), options);
     for (auto& cd : r.diagnostics) {
       std::string p =
@@ -744,7 +746,9 @@ class LanguageServer {
   std::map<std::string, LintContribution> results_;  // by the URI of the linted document
   bool stop_ = false;
   std::thread worker_;
-  TreeCache trees_;  // the worker's alone (lint())
+  // The worker's alone (lint()): each buffer's last tree, and the walks of its uncalled functions.
+  TreeCache trees_;
+  UncalledFunctionMemo uncalled_functions_;
 };
 
 }  // namespace

@@ -60,6 +60,8 @@ class WorkBudget {
   }
   bool exhausted() const { return exhausted_; }
   std::uint64_t spent() const { return spent_; }
+  // Work charged to the meter since the last spend(): the next spend() charges it to this budget.
+  std::uint64_t unabsorbed() const { return WorkMeter::reading() - meter_seen_; }
   std::uint64_t remaining() const { return exhausted_ || spent_ >= limits_.work ? 0 : limits_.work - spent_; }
   // Why it ran out, for the PL903 note: "reading it took longer than parlint's 10 s budget per file".
   std::string reason() const;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <filesystem>
+#include "parsers/shell/shell_state_hash.h"
 #include "parsers/shell/sourced_path.h"
 #include "parsers/tree_sitter/tree_sitter_children.h"
 
@@ -99,6 +100,7 @@ bool ShellParser::only_sets_variables(std::string_view name) {
 
 // Parses `text` as shell and walks it: bash -c strings, eval, here-documents fed to a shell.
 void ShellParser::reparse(const ShellText& text, Env& env, Context& ctx, bool read_directives) {
+  ++unrepeatable_;
   if (ctx.nesting >= kMaxNesting) return;
   Source inner;
   inner.text = text.text;
@@ -449,6 +451,7 @@ void ShellParser::read_command(std::vector<ShellText>& w, std::size_t i, const R
 }
 
 void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env, Context& ctx) {
+  ++unrepeatable_;
   if (i + 1 >= w.size()) return;
   namespace fs = std::filesystem;
   std::string arg = w[i + 1].text;
@@ -520,91 +523,18 @@ void ShellParser::source_file(std::vector<ShellText>& w, std::size_t i, Env& env
   unread();
 }
 
-namespace {
-
-// A hash of what a sourced file can read (long texts hashed whole, then mixed in as numbers): two states with
-// the same fingerprint give the same reading.
-class StateHash {
- public:
-  void bytes(std::string_view s) {
-    WorkMeter::charge(s.size() / 16);
-    number(std::hash<std::string_view>{}(s));
-  }
-  void number(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) mix(static_cast<unsigned char>(v >> (8 * i)));
-  }
-  void location(const Location& l) {
-    bytes(l.path);
-    number(static_cast<std::uint64_t>(l.range.start.line) << 32 |
-           static_cast<std::uint32_t>(l.range.start.column));
-    number(static_cast<std::uint64_t>(l.range.end.line) << 32 |
-           static_cast<std::uint32_t>(l.range.end.column));
-  }
-  void text(const ShellText& t) {
-    bytes(t.text);
-    t.origin.for_each_run([&](ByteOrigin o, std::size_t n) {
-      number(static_cast<std::uint32_t>(o.file));
-      number(o.offset);
-      number(n);
-    });
-    number(t.unknown_reasons.size());
-    for (const auto& r : t.unknown_reasons) bytes(r);
-    number(t.weak);
-    bytes(t.weak_note);
-    number(t.via.size());
-    for (const auto& r : t.via) {
-      location(r.location);
-      bytes(r.message);
-    }
-    bytes(t.empty_when);
-    number(static_cast<std::uint32_t>(t.written_first.file));
-    number(t.written_first.offset);
-    number(static_cast<std::uint32_t>(t.written_last.file));
-    number(t.written_last.offset);
-  }
-  void fact(const std::optional<Fact>& f) {
-    number(f.has_value());
-    if (!f) return;
-    number(static_cast<std::uint64_t>(f->key));
-    bytes(f->value.to_string());
-    location(f->location);
-    bytes(f->spelling);
-    number(f->weak);
-  }
-  void allocation(const Allocation& a) {
-    for (const auto* f :
-         {&a.nodes, &a.gpus_per_node, &a.ntasks_per_node, &a.ntasks, &a.gpus_total, &a.gpus_per_task})
-      fact(*f);
-    bytes(a.per_task_unit);
-    number(a.exclusive.has_value());
-    number(a.any);
-  }
-  std::uint64_t value() const { return h_; }
-
- private:
-  void mix(unsigned char c) {
-    h_ ^= c;
-    h_ *= 1099511628211ull;
-  }
-  std::uint64_t h_ = 14695981039346656037ull;
-};
-
-}  // namespace
-
 std::uint64_t ShellParser::state_fingerprint(const Env& env, const Context& ctx) const {
   StateHash h;
   env.for_each([&](const std::string& name, const Var& v) {
     h.bytes(name);
-    h.number(v.is_array);
-    h.number(v.exported);
-    h.text(v.value);
-    h.number(v.elements.size());
-    for (const auto& e : v.elements) h.text(e);
-    h.location(v.assigned_at);
-    h.bytes(v.assigned_text);
-    // Branch values are shared, never changed: the same list is the same values.
-    h.number(reinterpret_cast<std::uintptr_t>(v.branch_values.get()));
+    h.var(v);  // branch values are shared, never changed: the same list is the same values
   });
+  hash_context(h, ctx);
+  h.number(static_cast<std::uint64_t>(functions_defined_));
+  return h.value();
+}
+
+void ShellParser::hash_context(StateHash& h, const Context& ctx) {
   h.number(ctx.groups.size());
   for (const auto& g : ctx.groups) h.allocation(g);
   h.allocation(ctx.step);
@@ -618,8 +548,6 @@ std::uint64_t ShellParser::state_fingerprint(const Env& env, const Context& ctx)
   h.bytes(ctx.branch);
   h.bytes(ctx.unread_source.value_or(""));
   for (const auto& s : ctx.source_stack) h.bytes(s);
-  h.number(static_cast<std::uint64_t>(functions_defined_));
-  return h.value();
 }
 
 // Reads a sourced file into `env`, or does again what an earlier reading in the same state did.

@@ -34,6 +34,7 @@
 #include "parsers/shell/shell_syntax_check.h"
 #include "parsers/shell/shell_text.h"
 #include "parsers/shell/shell_variables.h"
+#include "parsers/shell/uncalled_function_memo.h"
 #include "parsers/tree_sitter/tree_cache.h"
 #include "parsers/tree_sitter/tree_sitter_fields.h"
 #include "parsers/tree_sitter/tree_sitter_languages.h"
@@ -90,6 +91,7 @@ struct Source {
 
 using shell::Env;
 using shell::Var;
+class StateHash;
 
 struct Context {
   std::vector<Allocation> groups{Allocation{}};  // het-job groups; group 0 by default
@@ -151,8 +153,9 @@ inline const std::set<std::string, std::less<>> kScanWrappers = {
 class ShellParser {
  public:
   ShellParser(std::string_view path, const SourceText& main, const LaunchAdapters& adapters,
-              const FileReader& reader, WorkBudget& budget, TreeCache* trees = nullptr)
-      : adapters_(adapters), reader_(reader), budget_(budget), trees_(trees) {
+              const FileReader& reader, WorkBudget& budget, TreeCache* trees = nullptr,
+              UncalledFunctionMemo* uncalled = nullptr)
+      : adapters_(adapters), reader_(reader), budget_(budget), trees_(trees), uncalled_(uncalled) {
     files_.push_back({std::string(path), &main, nullptr});
     out_.path = std::string(path);
   }
@@ -253,6 +256,7 @@ class ShellParser {
   // Counts that change when a reading does more than set variables (then it is not replayed).
   int functions_defined_ = 0, functions_called_ = 0;
   std::uint64_t state_fingerprint(const Env& env, const Context& ctx) const;
+  static void hash_context(StateHash& h, const Context& ctx);
   void read_sourced(KeptSource& kept, Env& env, Context& ctx, Context& inner);
   std::set<std::string> running_functions_;  // a function that calls itself is not followed
   std::vector<ExportedVariable> exported(const Env& env, const Env& prefix) const;
@@ -263,6 +267,28 @@ class ShellParser {
   // Runs a function called by name; false when `name` is no function of this source to follow.
   bool call_function(const std::string& name, const Source& src, Env& env, Context& ctx);
   void walk_uncalled_functions(const Source& src, const Env& env, Context& ctx);
+  // ---- the language server's memo of uncalled functions (shell_uncalled_functions.cpp) ----
+  // Steps whose effects a replayed walk could not repeat (a file read, a string run as shell, a file
+  // written from a here-document): a walk that took one is not kept.
+  mutable std::uint64_t unrepeatable_ = 0;
+  const TSTree* main_tree_ = nullptr;  // the main file's tree while its uncalled functions are walked
+  struct UncalledWalkState;
+  UncalledWalkState uncalled_walk_state() const;
+  struct UncalledWalkKey {
+    std::string text;  // the memo's key: a hash of the state and the body's lines as written
+    int first_line = 0, last_line = 0;
+  };
+  bool memo_usable(const Source& src) const;
+  std::uint64_t uncalled_walks_hash(const Context& ctx) const;
+  UncalledWalkKey uncalled_walk_key(const std::string& name, const ShellFunction& fn, const Source& src,
+                                    const Env& local, std::uint64_t state) const;
+  static std::uint64_t every_variable_hash(const Env& env);
+  bool replay_uncalled_walk(std::vector<UncalledFunctionMemo::Walk>& walks, const Env& env,
+                            const UncalledWalkKey& key);
+  // Walks a never-called function on `local`, a copy of `outer`; with a `key`, keeps the walk in the memo
+  // when a replay can repeat its effects (returns whether it was kept).
+  bool walk_uncalled_function(const std::string& name, ShellFunction& fn, const Source& src, const Env& outer,
+                              Env local, Context& ctx, const UncalledWalkKey* key);
   // The arms a `case` on a constant took, with the note that says so: a word written inside one is a
   // value chosen among the arms' (RelatedLocation::choice). Bounded: past it, no more are noted.
   struct ChosenArm {
@@ -612,6 +638,7 @@ class ShellParser {
   const FileReader& reader_;                   // every file the script refers to is read through it
   WorkBudget& budget_;                         // what reading this file (and what it sources) may cost
   TreeCache* trees_;                           // the main file's last tree, to reparse an edit from (or null)
+  UncalledFunctionMemo* uncalled_;             // the last lints' walks of uncalled functions (or null)
   std::optional<SourcePosition> budget_stop_;  // the first line of the main file not read for it
   ParsedFile out_;
   // Launch strings chosen by branch that the words being expanded read ($APP): name and values.

@@ -47,6 +47,7 @@ std::optional<Fact> ShellParser::env_fact(Key key, const std::string& name, Env&
 // The files a launch names: a file the script wrote from a here-document (values filled in at run time
 // become '?', which readers take as unknown), else the file next to the script, else as written.
 std::optional<std::string> ShellParser::ScriptFiles::read(const std::string& path, std::string& shown) const {
+  ++parser.unrepeatable_;
   if (auto it = parser.written_files_.find(path); it != parser.written_files_.end()) {
     std::string body = it->second.text;
     std::replace(body.begin(), body.end(), kUnknownByte, '?');

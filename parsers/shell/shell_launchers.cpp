@@ -237,6 +237,7 @@ std::optional<std::vector<DeepspeedHost>> ShellParser::read_deepspeed_hostfile(c
 // looked up next to the script, then as written. `found` is the path read.
 std::optional<std::string> ShellParser::read_beside_script(const std::string& path,
                                                            std::string& found) const {
+  ++unrepeatable_;
   namespace fs = std::filesystem;
   fs::path p(path);
   std::vector<fs::path> candidates;

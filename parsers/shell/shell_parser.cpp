@@ -284,7 +284,10 @@ void ShellParser::parse_and_walk(const Source& src, Env& env, Context& ctx, bool
   auto saved = std::exchange(unread_assignments_, std::move(unread));
   auto saved_next = std::exchange(next_unread_, 0);
   walk_children(root, src, env, ctx, 0);
+  // The memo of uncalled functions names nodes of this tree in its keys.
+  const TSTree* outer = std::exchange(main_tree_, src.file == 0 && src.origin.empty() ? tree.get() : nullptr);
   walk_uncalled_functions(src, env, ctx);
+  main_tree_ = outer;
   apply_unread_assignments(UINT32_MAX, env);
   unread_assignments_ = std::move(saved);
   next_unread_ = saved_next;
@@ -552,9 +555,10 @@ std::vector<Word> ShellParser::directive_words(const Source& src, std::uint32_t 
 namespace parlint {
 
 ParsedFile parse_shell(std::string_view path, const SourceText& source, const LaunchAdapters& adapters,
-                       const FileReader& reader, WorkBudget* budget, TreeCache* trees) {
+                       const FileReader& reader, WorkBudget* budget, TreeCache* trees,
+                       UncalledFunctionMemo* uncalled) {
   WorkBudget own;
-  shell::ShellParser parser(path, source, adapters, reader, budget ? *budget : own, trees);
+  shell::ShellParser parser(path, source, adapters, reader, budget ? *budget : own, trees, uncalled);
   return parser.run();
 }
 

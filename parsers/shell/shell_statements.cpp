@@ -135,19 +135,6 @@ bool ShellParser::call_function(const std::string& name, const Source& src, Env&
   return true;
 }
 
-void ShellParser::walk_uncalled_functions(const Source& src, const Env& env, Context& ctx) {
-  for (auto& [name, fn] : functions_) {
-    if (fn.src != &src || fn.calls > 0) continue;
-    fn.calls = 1;
-    Env local = env;
-    Context inner = ctx;
-    running_functions_.insert(name);
-    walk(fn.body, src, local, inner, 1);
-    running_functions_.erase(name);
-  }
-  std::erase_if(functions_, [&](const auto& f) { return f.second.src == &src; });
-}
-
 std::string ShellParser::text_of(TSNode n, const Source& src) const {
   return src.text.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
 }
@@ -756,8 +743,10 @@ void ShellParser::redirected(TSNode n, const Source& src, Env& env, Context& ctx
   }
   // A file the script writes from a here-document (a DeepSpeed config): later launches may name it.
   if (r.heredoc && written_to && !written_to->unknown() &&
-      written_to->text.find(kUnknownByte) == std::string::npos && !ctx.in_loop)
+      written_to->text.find(kUnknownByte) == std::string::npos && !ctx.in_loop) {
     written_files_[written_to->text] = *r.heredoc;
+    ++unrepeatable_;
+  }
   if (ts_node_is_null(body)) return;
   if (node_type(body) == "command") return command(body, src, env, ctx, r);
   walk(body, src, env, ctx, depth + 1);

@@ -85,6 +85,14 @@ inline bool same_text(const Var& a, const Var& b) {
   return true;
 }
 
+// The names a walk looked up in the variables it was given (through its copy and every copy made from
+// it), or that it read them all: what its outcome may depend on. The language server replays a walk of
+// a never-called function only where these read as they did (uncalled_function_memo.h).
+struct EnvReads {
+  std::vector<std::string> names;  // in lookup order, repeats included
+  bool every = false;
+};
+
 // The shell variables in scope. Every if/case branch, subshell and function body starts from a copy,
 // so copies must be cheap: a copy freezes the changes made so far into an immutable layer that both
 // share, and each side records its own changes on top. Copying whole maps instead made a script with many
@@ -92,11 +100,12 @@ inline bool same_text(const Var& a, const Var& b) {
 class Env {
  public:
   Env() = default;
-  Env(const Env& other) : frozen_(other.freeze()) {}
+  Env(const Env& other) : frozen_(other.freeze()), reads_(other.reads_) {}
   Env& operator=(const Env& other) {
     if (this != &other) {
       frozen_ = other.freeze();
       changes_.clear();
+      reads_ = other.reads_;
     }
     return *this;
   }
@@ -162,6 +171,7 @@ class Env {
 
  private:
   Var& edit_any(const std::string& name) {
+    if (reads_) reads_->names.push_back(name);
     if (!changes_.contains(name)) thaw();
     auto it = changes_.find(name);
     if (it != changes_.end() && it->second) {
@@ -187,15 +197,22 @@ class Env {
     return s;
   }
   const std::shared_ptr<Var>* raw_slot(const std::string& name) const {
+    if (reads_) reads_->names.push_back(name);
     if (auto it = changes_.find(name); it != changes_.end()) return it->second ? &it->second : nullptr;
     return frozen_slot(name);
   }
   void share(const std::string& name, const std::shared_ptr<Var>& v) { changes_[name] = v; }
   void erase(const std::string& name) { changes_[name] = nullptr; }  // hides the frozen value
 
+  // Records in `reads` every lookup made through this copy and the copies made from it (null: none).
+  void record_reads(EnvReads* reads) { reads_ = reads; }
+  // How many frozen layers this copy stands on: where its copies flatten them (kMaxLayers).
+  int layers() const { return frozen_ ? frozen_->depth : 0; }
+
   // Every variable this copy holds, by name, in name order (newest value of each).
   template <class Visit>
   void for_each(Visit&& visit) const {
+    if (reads_) reads_->every = true;
     std::map<std::string, Var*> seen;
     for (const auto& [k, v] : changes_) seen.emplace(k, v.get());
     for (const Layer* l = frozen_.get(); l; l = l->parent.get())
@@ -216,6 +233,7 @@ class Env {
       for (const auto& [k, v] : l->vars) out.insert(k);
     if (l == stop) return;
     // The base's layer was flattened away: every name may have changed.
+    if (reads_) reads_->every = true;
     for (l = frozen_.get(); l; l = l->parent.get())
       for (const auto& [k, v] : l->vars) out.insert(k);
   }
@@ -273,6 +291,7 @@ class Env {
 
   mutable std::shared_ptr<const Layer> frozen_;  // freezing changes the representation, not the value
   mutable Vars changes_;
+  EnvReads* reads_ = nullptr;  // not owned
 };
 
 }  // namespace parlint::shell
