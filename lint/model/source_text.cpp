@@ -41,10 +41,27 @@ std::string_view SourceText::line(int line) const {
   return s;
 }
 
-SourcePosition SourceText::position(std::size_t offset) const {
-  offset = std::min(offset, text_.size());
+int SourceText::line_of(std::size_t offset) const {
+  const int lines = line_count();
+  auto holds = [&](int line) {
+    return line >= 1 && line <= lines && line_starts_[line - 1] <= offset &&
+           (line == lines || offset < line_starts_[line]);
+  };
+  int hint = line_hint_.load(std::memory_order_relaxed);
+  if (holds(hint)) return hint;
+  if (holds(hint + 1)) {
+    line_hint_.store(hint + 1, std::memory_order_relaxed);
+    return hint + 1;
+  }
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   int line = static_cast<int>(it - line_starts_.begin());
+  line_hint_.store(line, std::memory_order_relaxed);
+  return line;
+}
+
+SourcePosition SourceText::position(std::size_t offset) const {
+  offset = std::min(offset, text_.size());
+  int line = line_of(offset);
   if (ascii_) {  // a column is a byte: no line to cut out and count (line endings stay past the end)
     std::size_t column = offset - line_starts_[line - 1];
     return {line, static_cast<int>(std::min(column, line_length(line))) + 1};

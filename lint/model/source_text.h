@@ -1,5 +1,6 @@
 #pragma once
 // A file's text with a line index: byte offsets <-> 1-based (line, code-point column).
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -12,6 +13,18 @@ namespace parlint {
 class SourceText {
  public:
   explicit SourceText(std::string text);
+  SourceText(const SourceText& other)
+      : text_(other.text_), line_starts_(other.line_starts_), ascii_(other.ascii_) {}
+  SourceText(SourceText&& other) noexcept
+      : text_(std::move(other.text_)), line_starts_(std::move(other.line_starts_)), ascii_(other.ascii_) {}
+  SourceText& operator=(const SourceText& other) { return *this = SourceText(other); }
+  SourceText& operator=(SourceText&& other) noexcept {
+    text_ = std::move(other.text_);
+    line_starts_ = std::move(other.line_starts_);
+    ascii_ = other.ascii_;
+    line_hint_.store(1, std::memory_order_relaxed);
+    return *this;
+  }
 
   std::string_view text() const { return text_; }
   int line_count() const { return static_cast<int>(line_starts_.size()); }
@@ -28,8 +41,13 @@ class SourceText {
  private:
   std::string text_;
   std::size_t line_length(int line) const;
+  int line_of(std::size_t offset) const;
   std::vector<std::size_t> line_starts_;
   bool ascii_ = true;  // every column is one byte
+  // The line of the last offset looked up: a parser asks for positions in file order, mostly on the same
+  // line or the next, so it is tried before a search of every line. Only a hint (any value is correct),
+  // atomic because threads may share a text.
+  mutable std::atomic<int> line_hint_{1};
 };
 
 // Number of code points in a UTF-8 byte range (continuation bytes are not counted).
