@@ -49,6 +49,17 @@ ShellText ShellParser::expand_joined(TSNode n, const Source& src, Env& env, Cont
 
 void ShellParser::literal_word(const Source& src, std::uint32_t b, std::uint32_t e, ShellText& t) {
   for (std::uint32_t i = b; i < e; ++i) {
+    // Plain bytes of a file's own text (their origins follow one another) are taken up to the next one
+    // handled below, in one go.
+    if (src.origin.empty()) {
+      std::uint32_t j = i;
+      while (j < e && src.text[j] != '\\' && src.text[j] != '$' && src.text[j] != kUnknownByte) ++j;
+      if (j > i) {
+        t.push_run(std::string_view(src.text).substr(i, j - i), src.at(i));
+        i = j - 1;
+        continue;
+      }
+    }
     char c = src.text[i];
     if (c == '\\' && i + 1 < e) {
       ++i;
@@ -93,6 +104,15 @@ std::uint32_t ShellParser::expansion_start(TSNode c, const Source& src) {
 
 void ShellParser::double_quoted(const Source& src, std::uint32_t b, std::uint32_t e, ShellText& t) {
   for (std::uint32_t i = b; i < e; ++i) {
+    if (src.origin.empty()) {  // plain bytes of a file's own text in one go, as in literal_word
+      std::uint32_t j = i;
+      while (j < e && src.text[j] != '\\') ++j;
+      if (j > i) {
+        t.push_run(std::string_view(src.text).substr(i, j - i), src.at(i));
+        i = j - 1;
+        continue;
+      }
+    }
     char c = src.text[i];
     if (c == '\\' && i + 1 < e) {
       char next = src.text[i + 1];

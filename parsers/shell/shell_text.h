@@ -42,6 +42,13 @@ class ByteOrigins {
     ++size_;
     WorkMeter::charge(1);
   }
+  // The origins of `n` bytes copied in a row from one place: n pushes of first, first + 1, ... at once.
+  void push_run(ByteOrigin first, std::uint32_t n) {
+    if (n == 0) return;
+    if (runs_.empty() || !continues(runs_.back(), first)) runs_.push_back({size_, first});
+    size_ += n;
+    WorkMeter::charge(n);
+  }
   // The origins of other's bytes, after these.
   // Only the first run can continue the last one here: the runs of `other` are already maximal, so the
   // rest are copied as they are, shifted (an expansion of a long value copies its runs in one go).
@@ -159,6 +166,11 @@ struct ShellText {
   void push(char c, ByteOrigin o) {
     text.push_back(c);
     origin.push(o);
+  }
+  // Bytes copied in a row from a file (`first` is the origin of the first): push() of each at once.
+  void push_run(std::string_view bytes, ByteOrigin first) {
+    text.append(bytes);
+    origin.push_run(first, static_cast<std::uint32_t>(bytes.size()));
   }
   // Bytes [from, to) of other, with their origins (not its reasons or assignments).
   void append_slice(const ShellText& other, std::size_t from, std::size_t to) {
