@@ -278,23 +278,42 @@ void ShellParser::run_rest(const CommandWords& c, std::size_t k, Context& ctx) {
   handle_words(c.w, k, c.where, c.redirects, c.env, c.overlay, ctx);
 }
 
-std::vector<Word> ShellParser::words_after(const CommandWords& c) const {
+std::vector<Word> ShellParser::words_after(const CommandWords& c, std::size_t limit) const {
   std::vector<Word> opts;
-  for (std::size_t k = c.i + 1; k < c.w.size(); ++k) opts.push_back(to_word(c.w[k]));
+  for (std::size_t k = c.i + 1; k < c.w.size() && opts.size() < limit; ++k) opts.push_back(to_word(c.w[k]));
   return opts;
+}
+
+// The SLURM options before the command an srun, salloc or sbatch runs (parse_slurm_options with
+// stop_at_command), read from the first words when they hold them: the command's own arguments (hundreds in
+// a launch of a long data blend) need no Word each. parse_slurm_options reads no word past the one after the
+// index it returns, nor compares any index past it with the count, so on the first words it does what it does
+// on all of them when it returns early enough; otherwise it reads all.
+std::size_t ShellParser::slurm_options_before_command(const CommandWords& c, Allocation& alloc,
+                                                      std::string_view prefix) const {
+  constexpr std::size_t kFirstWords = 32;
+  if (c.w.size() - c.i - 1 > kFirstWords) {
+    Allocation read = alloc;
+    std::size_t used =
+        parse_slurm_options(words_after(c, kFirstWords), read, Origin::kLauncherFlag, prefix, true);
+    if (used + 2 <= kFirstWords) {
+      alloc = std::move(read);
+      return used;
+    }
+  }
+  return parse_slurm_options(words_after(c), alloc, Origin::kLauncherFlag, prefix, true);
 }
 
 // srun [options] command: a job step in the allocation (or the het-job group it names).
 void ShellParser::srun_command(const CommandWords& c) {
   Allocation step = c.ctx.under_srun ? c.ctx.step : c.ctx.groups[0];
-  std::vector<Word> opts = words_after(c);
-  for (const auto& o : opts)
-    if (o.text.starts_with("--het-group=")) {
-      auto g = parse_int(std::string_view(o.text).substr(12));
+  for (std::size_t k = c.i + 1; k < c.w.size(); ++k)
+    if (const std::string& o = c.w[k].text; o.starts_with("--het-group=")) {
+      auto g = parse_int(std::string_view(o).substr(12));
       if (g && *g >= 0 && static_cast<std::size_t>(*g) < c.ctx.groups.size())
         step = c.ctx.groups[static_cast<std::size_t>(*g)];
     }
-  std::size_t used = parse_slurm_options(opts, step, Origin::kLauncherFlag, "srun ", true);
+  std::size_t used = slurm_options_before_command(c, step, "srun ");
   Context inner = c.ctx;
   inner.under_srun = true;
   inner.under_mpi = false;
@@ -304,8 +323,7 @@ void ShellParser::srun_command(const CommandWords& c) {
 
 // salloc [options] command: the allocation the command runs in.
 void ShellParser::salloc_command(const CommandWords& c) {
-  std::size_t used =
-      parse_slurm_options(words_after(c), c.ctx.groups[0], Origin::kLauncherFlag, "salloc ", true);
+  std::size_t used = slurm_options_before_command(c, c.ctx.groups[0], "salloc ");
   c.ctx.has_directives = true;
   c.ctx.sizes_allocation = true;
   run_rest(c, c.i + 1 + used, c.ctx);
@@ -316,7 +334,7 @@ void ShellParser::sbatch_command(const CommandWords& c) {
   if (!c.redirects.heredoc) return;
   Context inner;
   inner.nesting = c.ctx.nesting;
-  parse_slurm_options(words_after(c), inner.groups[0], Origin::kLauncherFlag, "sbatch ", true);
+  slurm_options_before_command(c, inner.groups[0], "sbatch ");
   inner.has_directives = true;
   inner.sizes_allocation = true;
   Env local = c.env;

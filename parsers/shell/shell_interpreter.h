@@ -542,7 +542,10 @@ class ShellParser {
   static const std::map<std::string, CommandHandler, std::less<>>& command_table();
   bool handled_command(std::string_view name) const;
   void run_rest(const CommandWords& c, std::size_t k, Context& ctx);
-  std::vector<Word> words_after(const CommandWords& c) const;
+  // The words after the command's name (the first `limit` of them), as Words.
+  std::vector<Word> words_after(const CommandWords& c, std::size_t limit = SIZE_MAX) const;
+  std::size_t slurm_options_before_command(const CommandWords& c, Allocation& alloc,
+                                           std::string_view prefix) const;
   void srun_command(const CommandWords& c);
   void salloc_command(const CommandWords& c);
   void sbatch_command(const CommandWords& c);
