@@ -275,7 +275,7 @@ class ShellParser {
   struct UncalledWalkState;
   UncalledWalkState uncalled_walk_state() const;
   struct UncalledWalkKey {
-    std::string text;  // the memo's key: a hash of the state and the body's lines as written
+    UncalledFunctionMemo::Key key;  // the state, the body's subtree and its lines as written
     int first_line = 0, last_line = 0;
   };
   bool memo_usable(const Source& src) const;

@@ -58,7 +58,7 @@ void ShellParser::walk_uncalled_functions(const Source& src, const Env& env, Con
     }
     if (!state) state = uncalled_walks_hash(ctx);
     UncalledWalkKey key = uncalled_walk_key(name, fn, src, local, *state);
-    if (auto* walks = uncalled_->find(key.text); walks && replay_uncalled_walk(*walks, env, key)) continue;
+    if (auto* walks = uncalled_->find(key.key); walks && replay_uncalled_walk(*walks, env, key)) continue;
     if (!walk_uncalled_function(name, fn, src, env, std::move(local), ctx, &key)) state.reset();
   }
   std::erase_if(functions_, [&](const auto& f) { return f.second.src == &src; });
@@ -132,24 +132,23 @@ static void append_subtree(std::string& out, TSNode body) {
 ShellParser::UncalledWalkKey ShellParser::uncalled_walk_key(const std::string& name, const ShellFunction& fn,
                                                             const Source& src, const Env& local,
                                                             std::uint64_t state) const {
-  std::uint32_t b = ts_node_start_byte(fn.body), e = ts_node_end_byte(fn.body);
+  const std::uint32_t b = ts_node_start_byte(fn.body), e = ts_node_end_byte(fn.body);
   std::size_t begin = b == 0 ? std::string::npos : src.text.rfind('\n', b - 1);
   begin = begin == std::string::npos ? 0 : begin + 1;
-  std::size_t end = std::min(src.text.find('\n', e), src.text.size());
-  StateHash h(false);
-  h.number(state);
-  h.bytes(name);
-  h.number(b - begin);
-  h.number(runs_programs_);  // a kept walk may set it: not part of the loop's state
-  h.number(static_cast<std::uint64_t>(local.layers()));
-  UncalledWalkKey key;
-  std::uint64_t v = h.value();
-  key.text.assign(reinterpret_cast<const char*>(&v), sizeof v);
-  append_subtree(key.text, fn.body);
-  key.text.append(src.text, begin, end - begin);
-  key.first_line = location(src.at(b), src.at(b)).range.start.line;
-  key.last_line = location(src.at(e > b ? e - 1 : b), src.at(e > b ? e - 1 : b)).range.start.line;
-  return key;
+  const std::size_t end = std::min(src.text.find('\n', e), src.text.size());
+  // Fixed-size fields first, then the name (ended by a byte no name holds), the subtree and the lines.
+  const std::uint64_t fields[4] = {state, b - begin, runs_programs_ ? 1u : 0u,  // a kept walk may set it
+                                   static_cast<std::uint64_t>(local.layers())};
+  std::string text;
+  text.reserve(sizeof fields + name.size() + 1 + 24 * 8 + (end - begin));
+  text.append(reinterpret_cast<const char*>(fields), sizeof fields);
+  text.append(name);
+  text.push_back('\0');
+  append_subtree(text, fn.body);
+  text.append(src.text, begin, end - begin);
+  const SourceText& lines = *files_[static_cast<std::size_t>(src.file)].text;
+  return {UncalledFunctionMemo::Key(std::move(text)), lines.position(b).line,
+          lines.position(e > b ? e - 1 : b).line};
 }
 
 bool ShellParser::walk_uncalled_function(const std::string& name, ShellFunction& fn, const Source& src,
@@ -204,7 +203,7 @@ bool ShellParser::walk_uncalled_function(const std::string& name, ShellFunction&
     w.read_every = true;
     w.every = every_variable_hash(outer);
   }
-  uncalled_->keep(key->text, std::move(w));
+  uncalled_->keep(key->key, std::move(w));
   return true;
 }
 

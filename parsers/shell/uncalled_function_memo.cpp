@@ -21,7 +21,7 @@ void UncalledFunctionMemo::begin(const std::string& path, const TSTree* tree) {
   files_.push_back(std::move(file));
 }
 
-std::vector<UncalledFunctionMemo::Walk>* UncalledFunctionMemo::find(const std::string& key) {
+std::vector<UncalledFunctionMemo::Walk>* UncalledFunctionMemo::find(const Key& key) {
   if (files_.empty()) return nullptr;
   File& file = files_.back();
   if (auto it = file.current.find(key); it != file.current.end()) return &it->second;
@@ -32,7 +32,7 @@ std::vector<UncalledFunctionMemo::Walk>* UncalledFunctionMemo::find(const std::s
   return &file.current.insert(std::move(node)).position->second;
 }
 
-void UncalledFunctionMemo::keep(const std::string& key, Walk walk) {
+void UncalledFunctionMemo::keep(const Key& key, Walk walk) {
   if (files_.empty()) return;
   ++kept_;
   std::vector<Walk>& walks = files_.back().current[key];

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -45,18 +46,27 @@ class UncalledFunctionMemo {
   // one are held: a key names syntax nodes by address, and no other node can take the address of a node of
   // a tree held (nor is a node of one ever changed in place: an edit copies what it shares).
   void begin(const std::string& path, const TSTree* tree);
-  // The walks kept under `key` (a function's subtree, lines and starting state); kept on for the next lint
-  // once found. Null when there are none.
-  std::vector<Walk>* find(const std::string& key);
+  // A function's subtree, lines and starting state, hashed once for the lookups of it.
+  struct Key {
+    explicit Key(std::string t) : text(std::move(t)), hash(std::hash<std::string>{}(text)) {}
+    std::string text;
+    std::size_t hash;
+    bool operator==(const Key& other) const { return hash == other.hash && text == other.text; }
+  };
+  // The walks kept under `key`; kept on for the next lint once found. Null when there are none.
+  std::vector<Walk>* find(const Key& key);
   // Keeps a walk under `key` (at most kMaxWalks per key, the newest first).
-  void keep(const std::string& key, Walk walk);
+  void keep(const Key& key, Walk walk);
   // Counts of walks kept and replayed, for tests and traces.
   void count_replay() { ++replays_; }
   std::size_t replays() const { return replays_; }
   std::size_t kept() const { return kept_; }
 
  private:
-  using Walks = std::unordered_map<std::string, std::vector<Walk>>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const { return k.hash; }
+  };
+  using Walks = std::unordered_map<Key, std::vector<Walk>, KeyHash>;
   struct File {
     std::string path;
     Walks current, previous;                      // of this lint, and of the one before
