@@ -70,7 +70,7 @@ void TextDocument::edit(LspPosition start, LspPosition end, std::string_view new
   std::size_t a = offset(start, encoding), b = offset(end, encoding);
   if (b < a) std::swap(a, b);
   text_.replace(a, b - a, new_text);
-  source_ = SourceText(text_);
+  source_ = source_.edited(text_, a, b - a, new_text.size());
 }
 
 LspPosition TextDocument::to_lsp(SourcePosition p, PositionEncoding encoding) const {

@@ -14,7 +14,8 @@ SourceText::SourceText(std::string text) : text_(std::move(text)) {
   line_starts_.push_back(0);
   ascii_ =
       std::none_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-  if (text_.find('\r') == std::string::npos) {  // the usual case: memchr from newline to newline
+  cr_ = text_.find('\r') != std::string::npos;
+  if (!cr_) {  // the usual case: memchr from newline to newline
     for (auto at = text_.find('\n'); at != std::string::npos; at = text_.find('\n', at + 1))
       line_starts_.push_back(at + 1);
     return;
@@ -26,6 +27,27 @@ SourceText::SourceText(std::string text) : text_(std::move(text)) {
     if (text_[i] == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n')) text_[i] = '\n';
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
   }
+}
+
+SourceText SourceText::edited(std::string text, std::size_t at, std::size_t removed,
+                              std::size_t inserted) const {
+  if (cr_ || !ascii_ || at + removed > text_.size() || text.size() != text_.size() - removed + inserted ||
+      text.find('\r', at) < at + inserted)
+    return SourceText(std::move(text));
+  SourceText out(Unindexed{}, std::move(text));
+  std::string_view added = std::string_view(out.text_).substr(at, inserted);
+  out.ascii_ =
+      std::none_of(added.begin(), added.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  // Lines starting at or before the edit stay; those the new bytes start follow; those after the removed
+  // bytes move by the change in length.
+  out.line_starts_.assign(line_starts_.begin(),
+                          std::upper_bound(line_starts_.begin(), line_starts_.end(), at));
+  for (std::size_t nl = added.find('\n'); nl != std::string_view::npos; nl = added.find('\n', nl + 1))
+    out.line_starts_.push_back(at + nl + 1);
+  for (auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), at + removed);
+       it != line_starts_.end(); ++it)
+    out.line_starts_.push_back(*it - removed + inserted);
+  return out;
 }
 
 std::size_t SourceText::line_length(int line) const {
