@@ -108,13 +108,10 @@ std::size_t count_placeholders(std::string_view s) {
   return static_cast<std::size_t>(std::count(s.begin(), s.end(), kUnknownByte));
 }
 
-// Reads what the value `t` gained since the index last read it.
-void extend(OptionKeyIndex& index, std::string_view t) {
-  index.placeholders += count_placeholders(t.substr(index.upto));
-  // From the start of the last word read: it may have grown since (A="${A}x").
-  std::size_t i = index.upto;
-  while (i > 0 && !is_blank(t[i - 1])) --i;
-  while (i < t.size()) {
+// Each word of t[from, end) as an option key: the word up to its first '='.
+template <class Visit>
+void each_word_key(std::string_view t, std::size_t from, Visit&& visit) {
+  for (std::size_t i = from; i < t.size();) {
     if (is_blank(t[i])) {
       ++i;
       continue;
@@ -122,9 +119,18 @@ void extend(OptionKeyIndex& index, std::string_view t) {
     std::size_t j = i;
     while (j < t.size() && !is_blank(t[j])) ++j;
     std::string_view word = t.substr(i, j - i);
-    index.keys.emplace(word.substr(0, word.find('=')));
+    visit(word.substr(0, word.find('=')));
     i = j;
   }
+}
+
+// Reads what the value `t` gained since the index last read it.
+void extend(OptionKeyIndex& index, std::string_view t) {
+  index.placeholders += count_placeholders(t.substr(index.upto));
+  // From the start of the last word read: it may have grown since (A="${A}x").
+  std::size_t from = index.upto;
+  while (from > 0 && !is_blank(t[from - 1])) --from;
+  each_word_key(t, from, [&](std::string_view key) { index.keys.emplace(key); });
   index.upto = t.size();
 }
 
@@ -249,20 +255,8 @@ std::vector<std::string_view> keys_the_value_may_have(const ValueView& view,
   if (!view.pending()) return keys_the_value_may_have(view.var(), keys);
   std::vector<std::string_view> in_root = keys_the_value_may_have(*view.parts().front(), keys);
   std::set<std::string_view> in_tails;
-  for (std::size_t p = 1; p < view.parts().size(); ++p) {
-    std::string_view t = view.parts()[p]->value.text;
-    for (std::size_t i = 0; i < t.size();) {
-      if (is_blank(t[i])) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < t.size() && !is_blank(t[j])) ++j;
-      std::string_view word = t.substr(i, j - i);
-      in_tails.insert(word.substr(0, word.find('=')));
-      i = j;
-    }
-  }
+  for (std::size_t p = 1; p < view.parts().size(); ++p)
+    each_word_key(view.parts()[p]->value.text, 0, [&](std::string_view key) { in_tails.insert(key); });
   std::set<std::string_view> rooted(in_root.begin(), in_root.end());
   std::vector<std::string_view> out;
   for (std::string_view key : keys) {
