@@ -277,6 +277,39 @@ class Budget(Case):
         self.assertEqual(findings(*names), alone)
         self.assertEqual(findings(*reversed(names), jobs="2"), alone)
 
+    def test_a_shared_file_costs_its_parse_alone_not_the_first_readers_pending_work(self):
+        # a.sh ends in a launch of 3,000 words, whose reading is metered work not yet charged when its
+        # train.py is parsed; b.sh spends its budget on its own lines first. The run keeps train.py for
+        # b.sh at what parsing it cost: a.sh's pending work charged with it made b.sh, near its limit, run
+        # out together where it did not alone. Budgets from the least that fits both, in steps.
+        self.write("train.py", "import argparse\n" + "".join(f"x{i} = {i}\n" for i in range(3000))
+                   + "parser = argparse.ArgumentParser()\n"
+                   "parser.add_argument('--pipeline-model-parallel-size', type=int, default=2)\n")
+        launch = "torchrun --nproc_per_node 8 train.py --tensor-model-parallel-size 16"
+        self.write("a.sh", "#!/bin/bash\n" + launch + "".join(f" --w{i} {i}" for i in range(1500)) + "\n")
+        self.write("b.sh", "#!/bin/bash\n" + "".join(f"V{i}={i}\n" for i in range(2000)) + launch + "\n")
+
+        def findings(units, *names):
+            p = run(["check", "--format", "json", "--jobs", "1", *names], self.dir,
+                    env={"PARLINT_FILE_BUDGET": f"60000,{units}"})
+            self.assertIn(p.returncode, (0, 1), p.stderr)
+            return sorted(json.dumps(d, sort_keys=True) for d in json.loads(p.stdout)["diagnostics"])
+
+        def least_that_fits(name):
+            lo, hi = 1, 1 << 26
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if any('"PL903"' in d for d in findings(mid, name)):
+                    lo = mid + 1
+                else:
+                    hi = mid
+            return lo
+
+        start = max(least_that_fits("a.sh"), least_that_fits("b.sh"))
+        for units in range(start, start + 300_000, 20_000):
+            self.assertEqual(findings(units, "a.sh", "b.sh"),
+                             sorted(findings(units, "a.sh") + findings(units, "b.sh")), f"budget {units}")
+
     def test_time_budget(self):
         self.write("slow.sh", "#!/bin/bash\n" + "".join(f"A{i}=$((1 + {i}))\n" for i in range(200_000)))
         p, doc, found = self.check_json("slow.sh", env={"PARLINT_FILE_BUDGET": "1"}, timeout=120)

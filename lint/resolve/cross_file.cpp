@@ -145,6 +145,9 @@ class Resolver {
       }
     auto l = std::make_shared<ReferencedFiles::Parsed>();
     l->source = std::make_unique<SourceText>(text ? std::move(*text) : reader_.read(path).value_or(""));
+    // The launching script's work metered so far is charged first: `units` is what parsing this file cost,
+    // whichever input parsed it (an input that reuses it was charged the first one's pending work too).
+    if (budget_) budget_->spend(0);
     std::uint64_t before = budget_ ? budget_->spent() : 0;
     l->parsed = python ? parse_python(path, *l->source, reader_, budget_, modules_)
                        : parse_yaml(path, *l->source, framework_documents(), budget_, used);
