@@ -362,7 +362,7 @@ void Job::sync_bridge_distributed_optimizer(const std::vector<Fact>& facts) {
 // new PP; otherwise it drops them and the layers split evenly.
 void Job::sync_recipe_runner_stages() {
   if (!recipe_runner_) return;
-  auto slot = [&](Key k) -> std::optional<Fact>& { return values_[static_cast<std::size_t>(k)]; };
+  auto slot = [&](Key k) -> FactSlot& { return values_[static_cast<std::size_t>(k)]; };
   auto by_launch = [&](Key k) {
     const auto& s = slot(k);
     return s && s->origin != Origin::kRecipeDefault && s->location.path == path_;

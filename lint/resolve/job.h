@@ -13,6 +13,7 @@
 #include "lint/model/fact.h"
 #include "lint/model/framework.h"
 #include "lint/model/parsed_file.h"
+#include "lint/resolve/fact_slot.h"
 
 namespace parlint {
 
@@ -168,7 +169,7 @@ class Job {
   SourceRange extent_;
   Framework framework_;
   std::string description_;
-  std::array<std::optional<Fact>, kKeyCount> values_;
+  std::array<FactSlot, kKeyCount> values_;
   std::array<bool, kKeyCount> written_{};
   std::vector<Conflict> conflicts_;
   LaunchKind launch_ = LaunchKind::kNone;
