@@ -1,8 +1,11 @@
 """Cost grows at most linearly with the input, whatever its shape (issues 33 and 44). Each shape of
 scaling_shapes.py in which alternatives can multiply is linted at n, 2n and 4n in the same run; the CPU
 time and the peak memory above an empty file's must grow by at most THRESHOLD times per doubling (2 for
-linear; a quadratic cost gives 4 and shows from n to 4n even where it hides from n to 2n). Each measure is
-the least of a few runs, so a loaded machine does not fail the test; absolute times are never asserted.
+linear; a quadratic cost gives 4 and shows from n to 4n even where it hides from n to 2n). Memory grows in
+steps where a vector doubles its capacity, so its growth per doubling is taken over the whole range (the
+square root of 4n's over n's), and no one doubling may pass MEMORY_STEP_THRESHOLD. Each measure
+is the least of a few runs, taken in rounds of n, 2n, 4n, so that a busy moment of the machine slows
+every size alike and does not fail the test; absolute times are never asserted.
 The same inputs must also lint without an internal error, a timeout or a PL903 for the budget. Environment
 files that source each other K times over eight levels give the same findings at K=6 as at K=2, and the
 same files linted with every core busy give the same output as on a quiet machine."""
@@ -20,9 +23,8 @@ from scaling_shapes import SHAPES  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARLINT = os.path.abspath(os.environ.get("PARLINT", os.path.join(ROOT, "build", "parlint")))
 THRESHOLD = 2.3
-# Above it: many keys in one YAML mapping are linear in instructions (4.1x from n to 4n) but touch memory
-# faster than that (yaml-cpp's nodes): 2.0-2.4 per doubling in CPU time.
-KNOWN_SUPERLINEAR = {"yaml_many_keys": 2.6}
+# One doubling of memory alone: 16.0, 29.7, 51.2 MiB (above 6.2 at start-up) is 2.4 then 1.9 per doubling.
+MEMORY_STEP_THRESHOLD = 3.0
 RUNS = 3
 TIMEOUT_SECONDS = 60
 TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"  # GNU time (the shell's keyword is not it)
@@ -92,28 +94,37 @@ class Scaling(unittest.TestCase):
         finally:
             shutil.rmtree(empty, ignore_errors=True)
         base_time, base_memory = min(base_time, self.base_time), min(base_memory, self.base_memory)
-        results = []
-        for size in (n, 2 * n, 4 * n):
-            files = generate(size)
-            folder = write(files)
-            try:
+        sizes = (n, 2 * n, 4 * n)
+        inputs = [generate(size) for size in sizes]
+        folders = [write(files) for files in inputs]
+        try:
+            for size, files, folder in zip(sizes, inputs, folders):
                 outputs = []
-                results.append(measure(folder, next(iter(files)), output=outputs))
-                for doc in outputs[:1]:
-                    budget = [d for d in doc["diagnostics"] if d["code"] == "PL903" and "budget" in d["message"]]
-                    self.assertEqual(budget, [], f"{name} at n={size} ran out of the per-file budget")
-            finally:
+                measure(folder, next(iter(files)), runs=1, output=outputs)
+                budget = [d for d in outputs[0]["diagnostics"] if d["code"] == "PL903" and "budget" in d["message"]]
+                self.assertEqual(budget, [], f"{name} at n={size} ran out of the per-file budget")
+            results = [(float("inf"), float("inf"))] * len(sizes)
+            for _ in range(RUNS):
+                for i, (files, folder) in enumerate(zip(inputs, folders)):
+                    t, m = measure(folder, next(iter(files)), runs=1)
+                    results[i] = (min(results[i][0], t), min(results[i][1], m))
+        finally:
+            for folder in folders:
                 shutil.rmtree(folder, ignore_errors=True)
         # What the input costs above starting the program (floored, so a tiny cost cannot divide by ~0).
         floor_time, floor_memory = 0.005, 4.0
         cost = [(max(t - base_time, floor_time), max(m - base_memory, floor_memory)) for t, m in results]
         report = f"{name}: " + ", ".join(f"{k}n {t * 1000:.0f} ms {m:.1f} MiB" for k, (t, m) in zip((1, 2, 4), results)) \
-            + f" (start-up {base_time * 1000:.0f} ms {base_memory:.1f} MiB)"
+            + f" (start-up {base_time * 1000:.0f} ms {base_memory:.1f} MiB; " \
+            + "per doubling: time " + ", ".join(f"{b[0] / a[0]:.2f}" for a, b in zip(cost, cost[1:])) \
+            + f"; memory {(cost[2][1] / cost[0][1]) ** 0.5:.2f})"
         print(report, file=sys.stderr)
-        threshold = KNOWN_SUPERLINEAR.get(name, THRESHOLD)
+        memory_per_doubling = (cost[2][1] / cost[0][1]) ** 0.5
+        self.assertLessEqual(memory_per_doubling, THRESHOLD,
+                             f"memory grows faster than linearly ({memory_per_doubling:.2f} per doubling): " + report)
         for (t1, m1), (t2, m2) in zip(cost, cost[1:]):
-            self.assertLessEqual(t2 / t1, threshold, "time grows faster than linearly: " + report)
-            self.assertLessEqual(m2 / m1, threshold, "memory grows faster than linearly: " + report)
+            self.assertLessEqual(t2 / t1, THRESHOLD, "time grows faster than linearly: " + report)
+            self.assertLessEqual(m2 / m1, MEMORY_STEP_THRESHOLD, "memory grows faster than linearly: " + report)
 
 
 class SourceFanOut(unittest.TestCase):
