@@ -146,12 +146,12 @@ int run_check_command(const CheckArgs& a) {
   }
   if (a.show_fixes && format != "text") std::cerr << fixes_listing(result);
   if (stdin_fixed && a.output.empty()) {
-    std::cerr << buffer.str() << std::flush;
+    std::cerr << buffer.view() << std::flush;
   } else if (a.output.empty()) {
-    std::cout << buffer.str() << std::flush;
+    std::cout << buffer.view() << std::flush;
   } else {
     std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-    out << buffer.str();
+    out << buffer.view();
     if (!out) return usage_error("cannot write " + a.output);
   }
   if (report.step_summary) {
