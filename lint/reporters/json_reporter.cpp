@@ -3,6 +3,7 @@
 
 #include "generated/version.h"
 #include "lint/reporters/json_range.h"
+#include "lint/reporters/json_stream.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint {
@@ -43,48 +44,33 @@ nlohmann::ordered_json diagnostic_json(const Diagnostic& d) {
 
 }  // namespace
 
-// Written member by member, each diagnostic as it is turned into JSON, in the layout of nlohmann's
-// dump(2): a document of the whole report held the findings twice more (the tree and its text) at the
-// moment the run's memory peaked.
+// Written member by member, each diagnostic as it is converted (JsonStream): a document of the whole
+// report held every finding three more times (the tree, its copy, its text) when the run's memory peaked.
 void report_json(const RunResult& result, const ReportOptions& options, std::ostream& out) {
   using json = nlohmann::ordered_json;
-  // Invalid UTF-8 from input files is replaced rather than aborting the report.
-  nlohmann::detail::serializer<json> serializer(nlohmann::detail::output_adapter<char>(out), ' ',
-                                                json::error_handler_t::replace);
-  auto member = [&](std::string_view key, const json& value, bool last = false) {
-    out << "  \"" << key << "\": ";
-    serializer.dump(value, true, false, 2, 2);
-    out << (last ? "\n" : ",\n");
-  };
-  out << "{\n";
-  member("version", 1);
-  member("tool", {{"name", "parlint"}, {"version", PARLINT_VERSION}});
-  member("files_checked", result.files_checked);
+  JsonStream doc(out);
+  doc.begin_object();
+  doc.member("version", 1);
+  doc.member("tool", {{"name", "parlint"}, {"version", PARLINT_VERSION}});
+  doc.member("files_checked", result.files_checked);
   int counts[3] = {0, 0, 0};
-  out << "  \"diagnostics\": ";
-  if (result.diagnostics.empty()) out << "[]";
-  for (std::size_t i = 0; i < result.diagnostics.size(); ++i) {
-    const Diagnostic& d = result.diagnostics[i].diagnostic;
-    ++counts[static_cast<int>(d.severity)];
-    out << (i == 0 ? "[\n    " : ",\n    ");
-    serializer.dump(diagnostic_json(d), true, false, 2, 4);
-    if (i + 1 == result.diagnostics.size()) out << "\n  ]";
+  doc.begin_array("diagnostics");
+  for (const auto& cd : result.diagnostics) {
+    ++counts[static_cast<int>(cd.diagnostic.severity)];
+    doc.item(diagnostic_json(cd.diagnostic));
   }
-  out << ",\n";
+  doc.end();
   json errors = json::array();
   for (const auto& e : result.errors) errors.push_back({{"path", e.path}, {"message", e.message}});
-  member("errors", errors);
-  json summary = {{"error", counts[2]}, {"warning", counts[1]}, {"info", counts[0]}};
-  if (!options.statistics) {
-    member("summary", summary, true);
-  } else {
-    member("summary", summary);
+  doc.member("errors", errors);
+  doc.member("summary", {{"error", counts[2]}, {"warning", counts[1]}, {"info", counts[0]}});
+  if (options.statistics) {
     json rules = json::array();
     for (const auto& c : rule_counts(result))
       rules.push_back({{"code", c.code}, {"name", c.name}, {"count", c.count}});
-    member("statistics", {{"rules", rules}, {"suppressed", result.suppressed.size()}}, true);
+    doc.member("statistics", {{"rules", rules}, {"suppressed", result.suppressed.size()}});
   }
-  out << "}\n";
+  doc.end();
 }
 
 }  // namespace parlint

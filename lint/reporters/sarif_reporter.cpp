@@ -9,6 +9,7 @@
 
 #include "generated/version.h"
 #include "lint/model/uri.h"
+#include "lint/reporters/json_stream.h"
 #include "lint/reporters/reporter.h"
 #include "rules/api/rule.h"
 
@@ -145,9 +146,8 @@ void report_sarif(const RunResult& result, const ReportOptions& options, std::os
     rules.push_back(rule_descriptor(rule->info()));
   }
 
-  json results = json::array();
   std::map<std::tuple<std::string, std::string, std::string>, int> seen;  // (path, code, text) -> count
-  auto add = [&](const CheckedDiagnostic& cd) {
+  auto result_json = [&](const CheckedDiagnostic& cd) {
     const Diagnostic& d = cd.diagnostic;
     // A secret's line is never hashed; the message names the setting without its value.
     std::string text = d.sensitive || cd.source_line.empty() ? d.message : cd.source_line;
@@ -178,10 +178,8 @@ void report_sarif(const RunResult& result, const ReportOptions& options, std::os
         s["location"] = {{"physicalLocation", physical_location(cd.suppressed_by->comment)}};
       r["suppressions"] = json::array({s});
     }
-    results.push_back(std::move(r));
+    return r;
   };
-  for (const auto& cd : result.diagnostics) add(cd);
-  for (const auto& cd : result.suppressed) add(cd);
 
   json notifications = json::array();
   for (const auto& e : result.errors)
@@ -194,30 +192,39 @@ void report_sarif(const RunResult& result, const ReportOptions& options, std::os
   std::string cwd = std::filesystem::current_path(ec).string();
   if (cwd.empty() || cwd.back() != '/') cwd += '/';
 
-  json run = {
-      {"tool",
-       {{"driver",
-         {{"name", "parlint"},
-          {"version", PARLINT_VERSION},
-          {"semanticVersion", PARLINT_VERSION},
-          {"informationUri", PARLINT_DOCS_URL},
-          {"rules", rules}}}}},
-      {"invocations", json::array({{{"executionSuccessful", result.errors.empty()},
-                                    {"toolExecutionNotifications", notifications},
-                                    {"workingDirectory", {{"uri", "file://" + percent_encode_path(cwd)}}}}})},
-      {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + percent_encode_path(cwd)}}}}},
-      {"columnKind", "unicodeCodePoints"},
-      {"results", results}};
+  // Written piece by piece, each result as it is converted (JsonStream), in the layout dump(2) gives.
+  JsonStream doc(out);
+  doc.begin_object();
+  doc.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  doc.member("version", "2.1.0");
+  doc.begin_array("runs");
+  doc.begin_object();
+  doc.member("tool", {{"driver",
+                       {{"name", "parlint"},
+                        {"version", PARLINT_VERSION},
+                        {"semanticVersion", PARLINT_VERSION},
+                        {"informationUri", PARLINT_DOCS_URL},
+                        {"rules", rules}}}});
+  doc.member("invocations",
+             json::array({{{"executionSuccessful", result.errors.empty()},
+                           {"toolExecutionNotifications", notifications},
+                           {"workingDirectory", {{"uri", "file://" + percent_encode_path(cwd)}}}}}));
+  doc.member("originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + percent_encode_path(cwd)}}}});
+  doc.member("columnKind", "unicodeCodePoints");
+  doc.begin_array("results");
+  for (const auto& cd : result.diagnostics) doc.item(result_json(cd));
+  for (const auto& cd : result.suppressed) doc.item(result_json(cd));
+  doc.end();
   if (options.statistics) {
     json rules_count = json::array();
     for (const auto& c : rule_counts(result))
       rules_count.push_back({{"code", c.code}, {"name", c.name}, {"count", c.count}});
-    run["properties"] = {{"statistics", {{"rules", rules_count}, {"suppressed", result.suppressed.size()}}}};
+    doc.member("properties",
+               {{"statistics", {{"rules", rules_count}, {"suppressed", result.suppressed.size()}}}});
   }
-  json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-              {"version", "2.1.0"},
-              {"runs", json::array({run})}};
-  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  doc.end();  // the run
+  doc.end();  // runs
+  doc.end();
 }
 
 }  // namespace parlint
