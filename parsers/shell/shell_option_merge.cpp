@@ -23,17 +23,21 @@ std::size_t find_text(std::string_view text, std::string_view key, std::size_t f
 }
 
 // The option a word starts (--flag, --flag=v, -x, key=value, +key=value), or "" for a value word.
-std::string option_key(std::string_view w) {
+std::string_view option_key_view(std::string_view w) {
   if (w.size() > 1 && w[0] == '-' && !std::isdigit(static_cast<unsigned char>(w[1])) && w[1] != '.')
-    return std::string(w.substr(0, w.find('=')));
+    return w.substr(0, w.find('='));
   auto eq = w.find('=');
-  if (eq == std::string_view::npos || eq == 0) return "";
+  if (eq == std::string_view::npos || eq == 0) return {};
   std::string_view key = w.substr(0, eq);
   bool plain = std::all_of(key.begin(), key.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' || c == '~' ||
            c == '-';
   });
-  return plain ? std::string(key) : "";
+  return plain ? key : std::string_view{};
+}
+
+std::string option_key(std::string_view w) {
+  return std::string(option_key_view(w));
 }
 
 // A value split into its leading words and its options, each option with the words that follow it.
@@ -124,15 +128,45 @@ void each_word_key(std::string_view t, std::size_t from, Visit&& visit) {
   }
 }
 
-// Reads what the value `t` gained since the index last read it.
+// Reads what the value `t` gained since the index last read it, from its last word read (which may have
+// grown since, A="${A}x": its shorter key then stays among the keys the value may have, a superset).
 void extend(OptionKeyIndex& index, std::string_view t) {
   index.placeholders += count_placeholders(t.substr(index.upto));
-  // From the start of the last word read: it may have grown since (A="${A}x").
-  std::size_t from = index.upto;
-  while (from > 0 && !is_blank(t[from - 1])) --from;
-  each_word_key(t, from, [&](std::string_view key) { index.keys.emplace(key); });
   index.upto = t.size();
+  std::size_t i = index.formed;
+  while (i < t.size()) {
+    if (is_blank(t[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < t.size() && !is_blank(t[j])) ++j;
+    std::string_view word = t.substr(i, j - i);
+    std::string_view key = word.substr(0, word.find('='));
+    if (!index.keys.contains(key)) index.keys.emplace(key);
+    if (j == t.size()) break;  // the last word, which may still grow: its form is read once it has ended
+    if (std::string_view option = option_key_view(word); !option.empty()) {
+      bool unknown =
+          word.size() == option.size() + 2 && word[option.size()] == '=' && word.back() == kUnknownByte;
+      if (auto it = index.only_unknown.find(option); it != index.only_unknown.end())
+        it->second = it->second && unknown;
+      else
+        index.only_unknown.emplace(option, unknown);
+    }
+    i = j;
+  }
+  index.formed = i;
 }
+
+}  // namespace
+
+std::shared_ptr<OptionKeyIndex> copy_option_keys(const std::shared_ptr<OptionKeyIndex>& index,
+                                                 std::size_t text_size) {
+  if (!index || index->upto > text_size) return nullptr;
+  return std::make_shared<OptionKeyIndex>(*index);
+}
+
+namespace {
 
 // The run-time parts of a whole value: counted with its option keys when it keeps them (a value appended
 // to in many ifs is asked at each), else in its text.
@@ -280,7 +314,7 @@ std::vector<std::string_view> keys_the_value_may_have(const Var& v,
   for (std::string_view key : keys) {
     bool word_key = !key.empty() && key.find('=') == std::string_view::npos &&
                     std::none_of(key.begin(), key.end(), [](char c) { return is_blank(c); });
-    if (!word_key || index->keys.count(std::string(key))) out.push_back(key);
+    if (!word_key || index->keys.contains(key)) out.push_back(key);
   }
   return out;
 }
@@ -345,10 +379,41 @@ std::optional<AppendedOptions> appended_options_of(const std::vector<const Var*>
       i = j;
     }
   };
+  // From the words' forms the value keeps (OptionKeyIndex::only_unknown), when its index is current: each
+  // key judged at once, then the words after them (its last word, a pending value's appended texts).
+  // Searching the text for an option the value had already cost the whole value at every if that
+  // appended it again (a helper sourced n times: n^2).
+  auto judged_by_index = [&](const std::vector<std::string_view>& present) {
+    const Var& root = *view.parts().front();
+    const OptionKeyIndex* index = root.option_keys.index.get();
+    if (!index || index->upto != root.value.text.size()) return false;
+    for (std::size_t p = 1; p < view.parts().size(); ++p) {
+      const std::string& tail = view.parts()[p]->value.text;
+      if (!tail.empty() && !is_blank(tail.front())) return false;  // continues the word before it
+    }
+    for (std::string_view key : present)
+      if (key.empty() || std::any_of(key.begin(), key.end(), [](char c) { return c == '=' || is_blank(c); }))
+        return false;
+    for (std::string_view key : present) {
+      auto it = index->only_unknown.find(key);
+      if (it == index->only_unknown.end() || !seen.count(std::string(key))) continue;
+      if (it->second)
+        already_unknown.insert(std::string(key));
+      else
+        general = true;
+    }
+    each_word(std::string_view(root.value.text).substr(index->formed),
+              [&](std::string_view w) { judge(w, general); });
+    for (std::size_t p = 1; p < view.parts().size(); ++p)
+      each_word(view.parts()[p]->value.text, [&](std::string_view w) { judge(w, general); });
+    return true;
+  };
   if (base->is_array) {
     for (const ShellText& e : base->elements) judge(e.text, general);
   } else if (std::vector<std::string_view> present = keys_the_value_may_have(view, keys); present.empty()) {
     // None of the appended options is in the value: nothing to judge, and its text is not written out.
+  } else if (judged_by_index(present)) {
+    // Judged from the forms the value keeps.
   } else if (present.size() <= 4) {
     // The value's words as options are kept with it: only the keys it may have are
     // looked for in its text, so an if that appends new options costs what it appended.

@@ -3,9 +3,11 @@
 // OPTS="$OPTS --recompute-activations"; fi. After the branches, the options every branch agrees on keep
 // their value and only the options the branches disagree about become unknown, instead of the whole
 // variable (which silently dropped TP to its default).
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -30,9 +32,19 @@ std::optional<AppendedOptions> appended_options(const std::vector<const Var*>& v
 // grows, so that the merge after an if asks whether the value has an option at the cost of what was
 // appended since, not of the whole value.
 struct OptionKeyIndex {
-  std::unordered_set<std::string> keys;
+  // Looked up by string_view: most words of a value repeat a key it has already.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_set<std::string, Hash, std::equal_to<>> keys;
   std::size_t upto = 0;
   std::size_t placeholders = 0;  // run-time parts (kUnknownByte) in text[0, upto)
+  // The option key of each word that ends before `formed` (a blank follows it; the last word may still
+  // grow, A="${A}x"), and whether every such word is `key=<unknown>` (an earlier merge left it so): the
+  // merge judges an option the value already has from it, instead of searching the value's text for it.
+  std::unordered_map<std::string, bool, Hash, std::equal_to<>> only_unknown;
+  std::size_t formed = 0;  // where the words not yet read start (the last word read, when it may grow)
 };
 
 // The words an unquoted $VAR (or "${ARR[@]}") gives: the elements of an array, the blank-separated

@@ -14,6 +14,10 @@ namespace parlint::shell {
 
 struct Var;
 struct OptionKeyIndex;  // shell_option_merge.h
+// A copy of `index` for a copy of its value whose text is `text_size` bytes long (null when the index no
+// longer describes it).
+std::shared_ptr<OptionKeyIndex> copy_option_keys(const std::shared_ptr<OptionKeyIndex>& index,
+                                                 std::size_t text_size);
 
 // The option keys of a value's words, kept with the one Var they describe: a copy of the Var starts
 // without them (a copy may be changed in other ways than by appending), and Env::edit drops them.
@@ -144,7 +148,12 @@ class Env {
     const Var* was = kept ? kept->get() : nullptr;
     auto index = was ? was->option_keys.index : nullptr;
     Var& v = edit(name);
-    if (&v == was) v.option_keys.index = std::move(index);  // changed in place, not a copy
+    // Changed in place, or a copy of a shared value (a frozen layer, as at every `source`): the copy
+    // keeps a copy of what was read of the value's words, rather than reading them all again.
+    if (&v == was)
+      v.option_keys.index = std::move(index);
+    else
+      v.option_keys.index = copy_option_keys(index, v.value.text.size());
     return v;
   }
   // A variable to append to, as edit_appending, where a pending append (Var::appended_to) stays pending:
