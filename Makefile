@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
 .PHONY: all deps deps-test deps-bench build-types configure configure-test build build-test run test format install package clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
-	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge tsan-build test-tsan corpus-triage corpus-fix
+	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge update-link-order tsan-build test-tsan corpus-triage corpus-fix
 
 all: build
 
@@ -114,6 +114,11 @@ bench: deps-bench build $(BENCH_CORPUS)/.done
 	PARLINT_BENCH_CORPUS=$(BENCH_CORPUS) $(BUILD)/parlint_bench --benchmark_min_time=1
 	python3 tests/bench/compare.py --parlint $(BUILD)/parlint --floor $(BUILD)/parlint_parse_floor \
 	  --corpus $(BENCH_CORPUS) $(if $(REAL_CORPUS),--real-corpus $(REAL_CORPUS))
+# cmake/link_order.txt, the functions a typical run executes, which the static link places together
+# (PARLINT_LINK_ORDER): from callgrind runs of the binary. Committed; a stale list costs start-up time only.
+update-link-order: deps-bench build
+	python3 scripts/gen_link_order.py --parlint $(BUILD)/parlint
+
 bench-lsp: build-test
 	PARLINT=$(BUILD)/parlint NODE_PATH=$(BUILD)/test-tools/node_modules node tests/bench/lsp_latency.js
 

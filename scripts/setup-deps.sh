@@ -10,7 +10,8 @@ set -euo pipefail
 
 build=(g++ cmake ninja-build pkg-config libyaml-cpp-dev libre2-dev libjemalloc-dev nlohmann-json3-dev
        libcli11-dev libfmt-dev python3
-       libtomlplusplus-dev)  # toml++ 3.3, header-only: [tool.parlint] in pyproject.toml
+       libtomlplusplus-dev  # toml++ 3.3, header-only: [tool.parlint] in pyproject.toml
+       lld)  # the static link places the functions a run executes together (cmake/link_order.txt)
 test=(libgtest-dev libgmock-dev libbenchmark-dev git clang-format
       pre-commit python3-yaml neovim  # real programs the integration tests drive
       python3-jsonschema  # validates --format gitlab against GitLab's Code Quality schema
