@@ -265,6 +265,20 @@ class FileSelection(TempDir):
         self.assertEqual(doc["files_checked"], 3)
         self.assertEqual({d["path"] for d in doc["diagnostics"]}, {"conf/a.yaml"})
 
+    def test_a_named_file_of_another_language_is_not_a_yaml_syntax_error(self):
+        # pre-commit passes a repository's extension-less files (a Makefile, a LICENSE) along with its
+        # sbatch scripts: what neither the name nor the first lines call YAML, and YAML cannot read, is left
+        # alone. YAML on standard input, and a named file YAML reads, are still linted.
+        makefile = self.write("Makefile", "all: build\n\tcc -o x x.c \\\n\t  -O2\n")
+        license_file = self.write("LICENSE", "Permission is hereby granted: free of charge.\n")
+        r = run("check", "--format", "json", makefile, license_file)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual(json.loads(r.stdout)["diagnostics"], [])
+        piped = run("check", "--format", "json", "-", stdin="model: [1, 2\n")
+        self.assertEqual([d["code"] for d in json.loads(piped.stdout)["diagnostics"]], ["PL900"])
+        named_yaml = self.write("trainconf", TP16)
+        self.assertEqual(run("check", named_yaml).returncode, 1)
+
     def test_one_spelling_of_each_path(self):
         # `./x`, `x/./y` and the paths of the files a launch refers to print alike, as ruff prints them.
         self.write("sub/env.sh", "TP=16\n")

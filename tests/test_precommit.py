@@ -142,6 +142,37 @@ class PreCommitHooks(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stdout)
         self.assertIn("Passed", run.stdout)
 
+    def test_every_file_parlint_lints_is_passed_and_other_files_are_left_alone(self):
+        # What `parlint check .` lints: an extension-less sbatch script (not executable, so identify sees no
+        # #! line), .sub, .sbatch, YAML and Python. A Makefile and a LICENSE are passed too (extension-less
+        # names) and must give no finding. A recording parlint on PATH, which runs the real one, says what
+        # pre-commit passed.
+        repo = self.project("parlint", {"train_job": BAD, "job.sub": BAD, "x.sbatch": GOOD,
+                                        "conf/a.yaml": CROSS_YAML, "r.py": "import os\nprint(os.getcwd())\n",
+                                        "Makefile": "all: build\n\tcc -o x x.c \\\n\t  -O2\n.PHONY: all\n",
+                                        "LICENSE": "Permission is hereby granted: free of charge.\n",
+                                        "README.md": "# notes\n"})
+        shim = os.path.join(repo, ".bin")
+        os.mkdir(shim)
+        log = os.path.join(repo, ".passed")
+        with open(os.path.join(shim, "parlint"), "w") as f:
+            f.write(f'#!/bin/sh\nprintf "%s\\n" "$@" >> {log}\nexec {PARLINT} "$@"\n')
+        os.chmod(os.path.join(shim, "parlint"), 0o755)
+        git(repo, "add", "-A")
+        env = dict(self.env(), PATH=shim + ":/usr/bin:/bin")
+        run = subprocess.run([PRE_COMMIT, "run", "--all-files"], cwd=repo, env=env, capture_output=True,
+                             text=True, timeout=300)
+        with open(log) as f:
+            passed = set(f.read().split())
+        for name in ("train_job", "job.sub", "x.sbatch", "conf/a.yaml", "r.py"):
+            self.assertIn(name, passed)
+        self.assertNotIn("README.md", passed)
+        self.assertEqual(run.returncode, 1, run.stdout)
+        self.assertIn("train_job:7:", run.stdout)
+        self.assertIn("job.sub:7:", run.stdout)
+        for quiet in ("Makefile", "LICENSE", "x.sbatch"):
+            self.assertNotIn(quiet, run.stdout)
+
     def test_configured_exclude_applies_to_files_pre_commit_passes(self):
         repo = self.project("parlint", {".parlint.yaml": 'exclude: ["third_party/**"]\n',
                                         "third_party/vendor.sbatch": BAD, "slurm/good.sbatch": GOOD})

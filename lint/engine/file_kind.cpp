@@ -32,7 +32,7 @@ bool looks_like_shell(std::string_view head) {
   return head.find("#SBATCH") != std::string_view::npos;
 }
 
-FileKind file_kind(std::string_view path, std::string_view head) {
+std::optional<FileKind> recognized_kind(std::string_view path, std::string_view head) {
   std::filesystem::path p(path);
   // A template (`slurm.sh.j2`, `ray.sub.jinja`) is the syntax its inner extension names.
   if (p.extension() == ".j2" || p.extension() == ".jinja" || p.extension() == ".jinja2") p = p.stem();
@@ -40,7 +40,12 @@ FileKind file_kind(std::string_view path, std::string_view head) {
   if (head.starts_with("#!") && head.substr(0, head.find('\n')).find("python") != std::string_view::npos)
     return FileKind::kPython;
   if (looks_like_shell(head)) return FileKind::kShell;
-  return FileKind::kYaml;
+  if (path == "-") return FileKind::kYaml;  // what is piped in is linted as what it is meant to be
+  return std::nullopt;
+}
+
+FileKind file_kind(std::string_view path, std::string_view head) {
+  return recognized_kind(path, head).value_or(FileKind::kYaml);
 }
 
 }  // namespace parlint

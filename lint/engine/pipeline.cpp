@@ -202,9 +202,18 @@ ParsedFile parse_source(const std::string& path, const SourceText& source, const
          "exclude: in .parlint.yaml"});
     return parsed;
   }
-  switch (file_kind(path, source.text().substr(0, 4096))) {
+  std::optional<FileKind> recognized = recognized_kind(path, source.text().substr(0, 4096));
+  switch (recognized.value_or(FileKind::kYaml)) {
     case FileKind::kYaml:
       parsed = parse_yaml(path, source, framework_documents(), &work);
+      // A file neither its name nor its first lines call YAML (a Makefile, a LICENSE: what pre-commit
+      // passes of a repository's extension-less files) and that YAML cannot read is another language:
+      // not linted, and not a YAML syntax error.
+      if (!recognized && !parsed.errors.empty()) {
+        ParsedFile other;
+        other.path = parsed.path;
+        return other;
+      }
       // Configs it inherits (NeMo-RL `defaults: parent.yaml`).
       resolve_referenced_files(parsed, reader, &work, referenced, modules);
       // A driver config that (with what it inherits) runs another backend has no Megatron job.
