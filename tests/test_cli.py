@@ -251,6 +251,59 @@ class Selection(TempDir):
         self.assertIn("Megatron-Bridge", msg["diagnostics"][0]["message"])
 
 
+class Suggestions(TempDir):
+    """Every mistake of the command line and the configuration gets the name meant (issue 45), and a
+    configuration's every mistake is reported at once."""
+
+    def error_of(self, *args, cwd=None):
+        r = run(*args, cwd=cwd)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        return r.stderr
+
+    def test_command_line_mistakes(self):
+        script = self.write("train.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n")
+        cases = [
+            (("chek", script), "unknown command 'chek' (did you mean 'check'?)"),
+            (("check", "--selct", "PL101", script), "unknown option '--selct' for parlint check (did you mean '--select'?)"),
+            (("check", "--format", "concise", script), "'concise' is not one of text, gcc, json, github, sarif, gitlab (did you mean 'gcc'?)"),
+            (("check", "--select", "PL1O1", script), "unknown rule selector 'PL1O1' in --select (did you mean 'PL101'?)"),
+            (("check", "--cluster", "gb200-nvl7", script), "(did you mean 'gb200-nvl72'?)"),
+            (("plan", "--format", "jsn", script), "(did you mean 'json'?)"),
+        ]
+        for args, expected in cases:
+            with self.subTest(args=args):
+                self.assertIn(expected, self.error_of(*args))
+
+    def test_every_configuration_mistake_at_once_with_suggestions(self):
+        script = self.write("train.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n")
+        self.write("pyproject.toml", '[tool.parlint]\nignroe = ["PL101"]\ncluster = "gb200-nvl7"\n'
+                                     'fail-on = "warnign"\nselect = ["PL1O1"]\n')
+        lines = self.error_of("check", script, cwd=self.dir).splitlines()
+        self.assertEqual(lines, [
+            "parlint: error: pyproject.toml:2: unknown configuration key 'ignroe' (did you mean 'ignore'?)",
+            "parlint: error: pyproject.toml:3: unknown cluster profile 'gb200-nvl7' (did you mean 'gb200-nvl72'?)",
+            "parlint: error: pyproject.toml:4: fail-on must be error, warning, info or never (did you mean 'warning'?)",
+            "parlint: error: pyproject.toml:5: unknown rule 'PL1O1' in select (did you mean 'PL101'?)",
+        ])
+
+    def test_a_misspelt_suppression_names_the_rule_meant(self):
+        script = self.write("s.sh", "#!/bin/bash\nTP=2  # parlint: ignore[PL4O1]\n")
+        doc = json.loads(run("check", "--format", "json", script).stdout)
+        messages = [d["message"] for d in doc["diagnostics"] if d["code"] == "PL902"]
+        self.assertEqual(messages, ["'PL4O1' in this suppression is not a parlint rule code or name "
+                                    "(did you mean 'PL401'?)"])
+
+    def test_clusters_lists_the_profiles(self):
+        r = run("clusters")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("gb200-nvl72", r.stdout)
+        self.assertIn("(the default)", r.stdout)
+        profiles = json.loads(run("clusters", "--format", "json").stdout)
+        gb200 = next(p for p in profiles if p["name"] == "gb200-nvl72")
+        self.assertEqual((gb200["gpus_per_node"], gb200["nvlink_domain"]), (4, 72))
+        self.assertEqual(sum(p["default"] for p in profiles), 1)
+
+
 class FileSelection(TempDir):
     def test_folder_walk(self):
         self.write("conf/a.yaml", TP16)

@@ -20,7 +20,7 @@ GEN = os.path.join(ROOT, "scripts", "gen_cli_docs.py")
 BASH = os.path.join(DOCS, "parlint.bash")
 ZSH = os.path.join(DOCS, "_parlint")
 MAN = os.path.join(DOCS, "parlint.1")
-SUBCOMMANDS = ["check", "plan", "rules", "rule", "lsp"]
+SUBCOMMANDS = ["check", "plan", "rules", "rule", "clusters", "lsp"]
 
 
 def read(path):

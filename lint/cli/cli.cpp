@@ -10,6 +10,7 @@
 #include "generated/version.h"
 #include "lint/cli/commands.h"
 #include "lint/lsp/language_server.h"
+#include "lint/model/closest_name.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint {
@@ -22,6 +23,31 @@ std::string version_text() {
                      PARLINT_VERSION, PARLINT_TS_VERSION, PARLINT_TS_PYTHON_VERSION, PARLINT_TS_BASH_VERSION);
 }
 
+// One of `names`, checked as CLI11's IsMember would, with the name the user most likely meant: a
+// misspelling's nearest name, or the format another linter calls it by (ruff's `concise` is one line a
+// finding, parlint's `gcc`).
+CLI::Validator choice(std::vector<std::string> names) {
+  static const std::vector<std::pair<std::string, std::string>> kOtherLintersNames = {
+      {"concise", "gcc"},  {"pylint", "gcc"},        {"full", "text"},
+      {"grouped", "text"}, {"pretty", "text"},       {"json-lines", "json"},
+      {"jsonl", "json"},   {"checkstyle", "gitlab"}, {"annotations", "github"}};
+  std::string listed, set;  // "a, b, c" for the message; "{a,b,c}" in --help, as IsMember writes it
+  for (const auto& n : names) {
+    listed += (listed.empty() ? "" : ", ") + n;
+    set += (set.empty() ? "{" : ",") + n;
+  }
+  return CLI::Validator(
+      [names, listed](std::string& value) -> std::string {
+        if (std::find(names.begin(), names.end(), value) != names.end()) return {};
+        std::string hint = did_you_mean(value, names);
+        for (const auto& [other, ours] : kOtherLintersNames)
+          if (hint.empty() && value == other && std::find(names.begin(), names.end(), ours) != names.end())
+            hint = " (did you mean '" + ours + "'?)";
+        return "'" + value + "' is not one of " + listed + hint;
+      },
+      set + "}");
+}
+
 // The options check and plan share: how jobs are read.
 void add_job_options(CLI::App* cmd, JobOptions& job) {
   cmd->add_option("--cluster", job.cluster, "cluster profile (dgx-h100, gb200-nvl72, ...)");
@@ -30,7 +56,7 @@ void add_job_options(CLI::App* cmd, JobOptions& job) {
   cmd->add_option("--nvlink-domain", job.nvlink_domain, "GPUs that share one NVLink fabric")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--framework", job.framework, "framework semantics to apply")
-      ->check(CLI::IsMember({"auto", "megatron-lm", "megatron-bridge", "nemo1", "nemo2"}));
+      ->check(choice({"auto", "megatron-lm", "megatron-bridge", "nemo1", "nemo2"}));
   cmd->add_option("--stdin-filename", job.stdin_filename, "file name to report for \"-\"");
 }
 
@@ -38,7 +64,7 @@ void add_check_options(CLI::App* cmd, CheckArgs& check) {
   cmd->add_option("paths", check.paths, "files and folders to lint");
   std::vector<std::string> formats;
   for (const ReportFormat& f : report_formats()) formats.emplace_back(f.name);
-  cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember(formats));
+  cmd->add_option("--format", check.format, "output format")->check(choice(formats));
   cmd->add_option("-o,--output", check.output, "write the report to FILE");
   cmd->add_option(
       "--config", check.config,
@@ -48,13 +74,13 @@ void add_check_options(CLI::App* cmd, CheckArgs& check) {
   cmd->add_option("--ignore", check.ignore, "rules to disable: codes, names or prefixes")
       ->allow_extra_args(false);
   cmd->add_option("--fail-on", check.fail_on, "lowest severity that makes the exit code 1")
-      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+      ->check(choice({"error", "warning", "info", "never"}));
   add_job_options(cmd, check.job);
   cmd->add_option("--exclude", check.exclude, "glob of paths to skip in folders (repeatable)")
       ->allow_extra_args(false);
   cmd->add_flag("--force-exclude", check.force_exclude, "apply --exclude to files named explicitly too");
   cmd->add_option("--color", check.color, "colour the text output")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(choice({"auto", "always", "never"}));
   cmd->add_option("-j,--jobs", check.jobs, "files linted in parallel (default: one per CPU)")
       ->check(CLI::Range(1, 1024));
   cmd->add_flag("-q,--quiet", check.quiet, "print findings only, no summary");
@@ -119,8 +145,43 @@ void add_plan_options(CLI::App* cmd, PlanArgs& plan) {
                   "model size in parameters, for --suggest without --model (70e9)");
   cmd->add_option("--active-params", layout.active_params, "active parameters of an MoE model (37e9)");
   cmd->add_option("--experts", layout.experts, "routed experts of an MoE model");
-  cmd->add_option("--format", plan.format, "output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", plan.format, "output format")->check(choice({"text", "json"}));
   add_job_options(cmd, plan.job);
+}
+
+// A word the command line did not expect, said as what it most likely is: a misspelt command (`chek`) or
+// option (`--selct`), with the name meant. nullopt: CLI11's own message says it best.
+std::optional<std::string> explain_mistake(CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  if (const auto* invalid = dynamic_cast<const CLI::ValidationError*>(&e))
+    return std::string(invalid->what());
+  if (!dynamic_cast<const CLI::ExtrasError*>(&e) || argc < 2) return std::nullopt;
+  std::vector<std::string> commands;
+  CLI::App* command = nullptr;
+  for (CLI::App* sub : app.get_subcommands({})) {
+    commands.push_back(sub->get_name());
+    if (sub->get_name() == argv[1]) command = sub;
+  }
+  std::string first = argv[1];
+  if (!command && !first.starts_with("-"))
+    return "unknown command '" + first + "'" + did_you_mean(first, commands) +
+           "; the commands are check, plan, rules, rule, clusters, lsp (parlint --help)";
+  CLI::App& scope = command ? *command : app;
+  std::vector<std::string> options;
+  for (const CLI::Option* o : scope.get_options()) {
+    for (const auto& n : o->get_lnames()) options.push_back("--" + n);
+    for (const auto& n : o->get_snames()) options.push_back("-" + n);
+  }
+  for (int i = command ? 2 : 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") break;
+    if (!word.starts_with("-") || word == "-") continue;
+    std::string name = word.substr(0, word.find('='));
+    if (std::find(options.begin(), options.end(), name) != options.end()) continue;
+    std::string where = command ? "parlint " + command->get_name() : "parlint";
+    return "unknown option '" + name + "' for " + where + did_you_mean(name, options) + " (" + where +
+           " --help lists them)";
+  }
+  return std::nullopt;
 }
 
 int run_lsp(int debounce_ms) {
@@ -164,7 +225,12 @@ int run_cli(int argc, char** argv) {
   std::string rules_format = "text";
   CLI::App* rules_cmd = app.add_subcommand("rules", "list every rule");
   rules_cmd->add_option("--format", rules_format, "output format")
-      ->check(CLI::IsMember({"text", "json", "markdown"}));
+      ->check(choice({"text", "json", "markdown"}));
+
+  std::string clusters_format = "text";
+  CLI::App* clusters_cmd =
+      app.add_subcommand("clusters", "list the built-in cluster profiles (--cluster NAME)");
+  clusters_cmd->add_option("--format", clusters_format, "output format")->check(choice({"text", "json"}));
 
   std::string rule_name;
   CLI::App* rule_cmd = app.add_subcommand("rule", "print a rule's documentation (markdown)");
@@ -180,6 +246,10 @@ int run_cli(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (auto mistake = explain_mistake(app, e, argc, argv)) {
+      usage_error(*mistake);
+      return kExitUsage;
+    }
     int code = app.exit(e);
     return code == 0 ? kExitClean : kExitUsage;
   }
@@ -197,6 +267,7 @@ int run_cli(int argc, char** argv) {
     return run_plan_command(plan);
   }
   if (rules_cmd->parsed()) return run_rules_command(rules_format);
+  if (clusters_cmd->parsed()) return run_clusters_command(clusters_format);
   if (rule_cmd->parsed()) return run_rule_command(rule_name);
   if (lsp_cmd->parsed()) return run_lsp(lsp_debounce_ms);
   std::cerr << app.help();

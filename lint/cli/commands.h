@@ -85,6 +85,7 @@ struct PlanArgs {
 int run_plan_command(const PlanArgs& args);
 
 int run_rules_command(const std::string& format);
+int run_clusters_command(const std::string& format);
 int run_rule_command(const std::string& which);
 
 }  // namespace parlint::cli

@@ -5,13 +5,20 @@
 
 #include "lint/cli/commands.h"
 #include "lint/knowledge/cluster_profile.h"
+#include "lint/model/closest_name.h"
 #include "lint/reporters/reporter.h"
 
 namespace parlint::cli {
 
 int usage_error(const std::string& message) {
-  // Configuration errors quote keys from the file: nothing in them may drive the terminal.
-  std::cerr << "parlint: error: " << escape_control(message) << "\n";
+  // Configuration errors quote keys from the file: nothing in them may drive the terminal. Several errors
+  // (a configuration's every mistake) come one a line.
+  for (std::size_t start = 0; start <= message.size();) {
+    std::size_t end = message.find('\n', start);
+    if (end == std::string::npos) end = message.size();
+    std::cerr << "parlint: error: " << escape_control(message.substr(start, end - start)) << "\n";
+    start = end + 1;
+  }
   return kExitUsage;
 }
 
@@ -53,9 +60,14 @@ std::optional<std::string> apply_job_options(const JobOptions& job, EngineOption
   if (!job.cluster.empty()) {
     options.lint.cluster = find_cluster_profile(job.cluster);
     if (!options.lint.cluster) {
-      std::string names;
-      for (const auto& p : builtin_cluster_profiles()) names += (names.empty() ? "" : ", ") + p.name;
-      return fmt::format("unknown cluster profile '{}' (built in: {})", job.cluster, names);
+      std::vector<std::string> names;
+      std::string listed;
+      for (const auto& p : builtin_cluster_profiles()) {
+        names.push_back(p.name);
+        listed += (listed.empty() ? "" : ", ") + p.name;
+      }
+      return fmt::format("unknown cluster profile '{}' (built in: {}){}", job.cluster, listed,
+                         did_you_mean(job.cluster, names));
     }
   }
   options.cli_cluster = !job.cluster.empty();

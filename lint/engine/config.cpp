@@ -2,12 +2,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
 
 #include "lint/engine/config_tree.h"
 #include "lint/engine/rule_selection.h"
+#include "lint/model/closest_name.h"
 #include "rules/api/rule.h"
 
 namespace parlint {
@@ -51,7 +53,7 @@ Expected<std::vector<std::string>, std::string> rule_list(const std::string& pat
   }
   for (const auto& s : out)
     if (!RuleSelection::make({s}, {}))
-      return Unexpected(at(path, n) + ": unknown rule '" + s + "' in " + key);
+      return Unexpected(at(path, n) + ": unknown rule '" + s + "' in " + key + rule_suggestion(s));
   return out;
 }
 
@@ -65,37 +67,67 @@ std::optional<T> number(const ConfigNode& n) {
   return v;
 }
 
+const std::vector<std::string> kConfigKeys = {
+    "select",    "ignore",  "severity",         "fail-on",          "cluster",
+    "framework", "exclude", "per-file-ignores", "framework-source", "megatron-core-version"};
+
+std::string cluster_suggestion(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& p : builtin_cluster_profiles()) names.push_back(p.name);
+  return did_you_mean(name, names);
+}
+
 // Every key of DESIGN §4's configuration, checked the same whichever file it came from.
 Expected<Config, std::string> config_from_tree(const ConfigNode& root, Config c) {
   const std::string& path = c.path;
   if (root.is_null()) return c;
   if (!root.is_map()) return Unexpected(path + ":1: the configuration must be a mapping");
+  // Every mistake of the file at once, one a line, not only the first.
+  std::vector<std::string> errors;
+  auto error = [&](std::string message) { errors.push_back(std::move(message)); };
   for (const auto& [k, v] : root.entries) {
     const std::string& key = k.scalar;
     if (key == "select" || key == "ignore") {
       auto list = rule_list(path, v, key.c_str());
-      if (!list) return Unexpected(list.error());
+      if (!list) {
+        error(list.error());
+        continue;
+      }
       (key == "select" ? c.select : c.ignore) = *list;
       if (key == "select") c.has_select = true;
     } else if (key == "severity") {
-      if (!v.is_map())
-        return Unexpected(at(path, v) + ": severity must map rule codes to error, warning or info");
+      if (!v.is_map()) {
+        error(at(path, v) + ": severity must map rule codes to error, warning or info");
+        continue;
+      }
       for (const auto& [rule, level_node] : v.entries) {
         const Rule* r = RuleRegistry::instance().find(rule.scalar);
-        if (!r) return Unexpected(at(path, rule) + ": unknown rule '" + rule.scalar + "' in severity");
+        if (!r) {
+          error(at(path, rule) + ": unknown rule '" + rule.scalar + "' in severity" +
+                rule_suggestion(rule.scalar));
+          continue;
+        }
         auto level = severity_from_name(level_node.scalar);
-        if (!level) return Unexpected(at(path, level_node) + ": severity must be error, warning or info");
+        if (!level) {
+          error(at(path, level_node) + ": severity must be error, warning or info" +
+                did_you_mean(level_node.scalar, {"error", "warning", "info"}));
+          continue;
+        }
         c.severity[std::string(r->info().code)] = *level;
       }
     } else if (key == "fail-on") {
       const std::string& f = v.scalar;
-      if (f != "error" && f != "warning" && f != "info" && f != "never")
-        return Unexpected(at(path, v) + ": fail-on must be error, warning, info or never");
+      if (f != "error" && f != "warning" && f != "info" && f != "never") {
+        error(at(path, v) + ": fail-on must be error, warning, info or never" +
+              did_you_mean(f, {"error", "warning", "info", "never"}));
+        continue;
+      }
       c.fail_on = f;
     } else if (key == "cluster") {
       if (v.is_scalar()) {
         c.cluster = find_cluster_profile(v.scalar);
-        if (!c.cluster) return Unexpected(at(path, v) + ": unknown cluster profile '" + v.scalar + "'");
+        if (!c.cluster)
+          error(at(path, v) + ": unknown cluster profile '" + v.scalar + "'" + cluster_suggestion(v.scalar));
       } else if (v.is_map()) {
         ClusterProfile p = default_cluster_profile();
         p.name = "configured";
@@ -119,43 +151,61 @@ Expected<Config, std::string> config_from_tree(const ConfigNode& root, Config c)
           } else if (f == "gpu") {
             p.gpu = value.scalar;
           } else {
-            return Unexpected(at(path, field) + ": unknown cluster key '" + f + "'");
+            error(
+                at(path, field) + ": unknown cluster key '" + f + "'" +
+                did_you_mean(f, {"gpus_per_node", "nvlink_domain", "gpu_memory_gib", "interconnect", "gpu"}));
+            continue;
           }
-          if (!ok) return Unexpected(at(path, value) + ": cluster." + f + " has the wrong type");
+          if (!ok) error(at(path, value) + ": cluster." + f + " has the wrong type");
         }
         c.cluster = p;
       } else {
-        return Unexpected(at(path, v) + ": cluster must be a profile name or a mapping");
+        error(at(path, v) + ": cluster must be a profile name or a mapping");
       }
     } else if (key == "framework") {
       c.framework = framework_from_id(v.scalar);
       if (!c.framework)
-        return Unexpected(at(path, v) +
-                          ": framework must be auto, megatron-lm, megatron-bridge, nemo1 or nemo2");
+        error(at(path, v) + ": framework must be auto, megatron-lm, megatron-bridge, nemo1 or nemo2" +
+              did_you_mean(v.scalar, {"auto", "megatron-lm", "megatron-bridge", "nemo1", "nemo2"}));
     } else if (key == "framework-source") {
-      if (!v.is_scalar() || v.scalar.empty())
-        return Unexpected(at(path, v) + ": framework-source must be the path of a Megatron-Bridge checkout");
+      if (!v.is_scalar() || v.scalar.empty()) {
+        error(at(path, v) + ": framework-source must be the path of a Megatron-Bridge checkout");
+        continue;
+      }
       std::error_code ec;
       fs::path p = fs::path(v.scalar).is_absolute() ? fs::path(v.scalar) : c.dir / v.scalar;
       c.framework_source = fs::absolute(p, ec).lexically_normal().string();
       if (!fs::is_directory(*c.framework_source, ec))
-        return Unexpected(at(path, v) + ": framework-source " + v.scalar + " is not a folder");
+        error(at(path, v) + ": framework-source " + v.scalar + " is not a folder");
     } else if (key == "megatron-core-version") {
       c.megatron_core_version = v.is_scalar() ? parse_core_version(v.scalar) : std::nullopt;
-      if (!c.megatron_core_version)
-        return Unexpected(at(path, v) + ": megatron-core-version must be a version such as 0.15 or 0.16.1");
+      if (!c.megatron_core_version) {
+        error(at(path, v) + ": megatron-core-version must be a version such as 0.15 or 0.16.1");
+        continue;
+      }
       c.megatron_core_version->source = "megatron-core-version: " + v.scalar + " in " + c.shown();
     } else if (key == "exclude") {
-      if (!v.is_sequence()) return Unexpected(at(path, v) + ": exclude must be a list of globs");
+      if (!v.is_sequence()) {
+        error(at(path, v) + ": exclude must be a list of globs");
+        continue;
+      }
       for (const auto& g : v.items) {
-        if (!g.is_scalar()) return Unexpected(at(path, g) + ": exclude entries must be globs");
-        c.exclude.emplace_back(g.scalar);
+        if (g.is_scalar())
+          c.exclude.emplace_back(g.scalar);
+        else
+          error(at(path, g) + ": exclude entries must be globs");
       }
     } else if (key == "per-file-ignores") {
-      if (!v.is_map()) return Unexpected(at(path, v) + ": per-file-ignores must map globs to rule lists");
+      if (!v.is_map()) {
+        error(at(path, v) + ": per-file-ignores must map globs to rule lists");
+        continue;
+      }
       for (const auto& [glob, rules] : v.entries) {
         auto list = rule_list(path, rules, "per-file-ignores");
-        if (!list) return Unexpected(list.error());
+        if (!list) {
+          error(list.error());
+          continue;
+        }
         std::vector<std::string> codes;
         for (const auto& s : *list) {
           auto sel = RuleSelection::make({s}, {});
@@ -166,8 +216,21 @@ Expected<Config, std::string> config_from_tree(const ConfigNode& root, Config c)
         c.per_file_ignore_patterns.push_back(glob.scalar);
       }
     } else {
-      return Unexpected(at(path, k) + ": unknown configuration key '" + key + "'");
+      error(at(path, k) + ": unknown configuration key '" + key + "'" + did_you_mean(key, kConfigKeys));
     }
+  }
+  if (!errors.empty()) {
+    // In the file's order (a TOML table is read by key): each message starts "path:line:".
+    auto line_of = [&](const std::string& e) {
+      int line = 0;
+      std::from_chars(e.data() + std::min(e.size(), path.size() + 1), e.data() + e.size(), line);
+      return line;
+    };
+    std::stable_sort(errors.begin(), errors.end(),
+                     [&](const std::string& a, const std::string& b) { return line_of(a) < line_of(b); });
+    std::string all;
+    for (const auto& e : errors) all += (all.empty() ? "" : "\n") + e;
+    return Unexpected(all);
   }
   return c;
 }

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "lint/model/closest_name.h"
+
 namespace parlint {
 namespace {
 
@@ -22,6 +24,15 @@ std::set<std::string> expand(const std::string& selector) {
 }
 
 }  // namespace
+
+std::string rule_suggestion(std::string_view selector) {
+  std::vector<std::string> names;
+  for (const auto& r : RuleRegistry::instance().rules()) {
+    names.emplace_back(r->info().code);
+    names.emplace_back(r->info().name);
+  }
+  return did_you_mean(selector, names);
+}
 
 std::vector<std::string> split_list(const std::vector<std::string>& values) {
   std::vector<std::string> out;
@@ -48,13 +59,15 @@ Expected<RuleSelection, std::string> RuleSelection::make(const std::vector<std::
   } else {
     for (const auto& s : select) {
       auto codes = expand(s);
-      if (codes.empty()) return Unexpected("unknown rule selector '" + s + "' in --select");
+      if (codes.empty())
+        return Unexpected("unknown rule selector '" + s + "' in --select" + rule_suggestion(s));
       sel.enabled_.insert(codes.begin(), codes.end());
     }
   }
   for (const auto& s : ignore) {
     auto codes = expand(s);
-    if (codes.empty()) return Unexpected("unknown rule selector '" + s + "' in --ignore");
+    if (codes.empty())
+      return Unexpected("unknown rule selector '" + s + "' in --ignore" + rule_suggestion(s));
     for (const auto& c : codes) sel.enabled_.erase(c);
   }
   return sel;

@@ -164,7 +164,8 @@ std::vector<Finding> Suppressions::invalid() const {
   for (const auto& b : bad_) {
     Finding f;
     f.location = b.comment;
-    f.message = "'" + b.name + "' in this suppression is not a parlint rule code or name";
+    f.message =
+        "'" + b.name + "' in this suppression is not a parlint rule code or name" + rule_suggestion(b.name);
     f.help = "see `parlint rules` for the codes and names";
     out.push_back(std::move(f));
   }
