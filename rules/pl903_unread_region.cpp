@@ -19,8 +19,10 @@ shell sees them. Settings written on those lines are not checked; every fact out
 It also reports where parlint stopped reading a file that was over its per-file budget (400 million
 units of work in `check` and `plan`, 100 million in the language server, counted rather than timed so the
 same file stops at the same line on any machine; `PARLINT_FILE_BUDGET` changes them): the lines from there on are not checked, the lines before are, and every other file is linted as
-usual. And a YAML document whose aliases expand to more than 200,000 nodes (an alias bomb), which its own
-loader accepts but parlint does not expand.
+usual. And a YAML document over parlint's bounds, which its own loader accepts: aliases that expand to
+more than 200,000 values (an alias bomb), more than 200,000 values written out, or mappings nested more
+than 512 deep. Nothing of such a document is read, so that finding is a warning (with the default
+`--fail-on warning`, CI does not pass a file whose settings were never seen); the others are info.
 
 ## Why
 A syntax error (PL900) is reported only where the file's own language refuses it: parlint checks a
@@ -72,6 +74,7 @@ class UnreadRegion final : public Rule {
           "{} not read: {}; settings there are not checked",
           first == last ? fmt::format("line {} was", first) : fmt::format("lines {}-{} were", first, last),
           region.reason);
+      if (region.nothing_read) f.severity = Severity::kWarning;
       f.help = region.help.empty() ? "nothing is wrong with the file; write the settings there in a plainer "
                                      "form to have them checked"
                                    : region.help;

@@ -332,6 +332,26 @@ class FileSelection(TempDir):
         named_yaml = self.write("trainconf", TP16)
         self.assertEqual(run("check", named_yaml).returncode, 1)
 
+    def test_a_binary_file_is_one_finding_without_a_snippet(self):
+        # As ruff's E902: where and why, no kilobytes of escaped bytes.
+        path = os.path.join(self.dir, "model.bin.sh")
+        with open(path, "wb") as f:
+            f.write(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 8)
+        r = run("check", "--color", "never", path)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("error[PL900] binary file (a NUL byte at byte 7); not linted", r.stdout)
+        self.assertNotIn("\\x", r.stdout)
+        self.assertLess(len(r.stdout), 400, r.stdout)
+
+    def test_a_yaml_document_too_long_to_read_is_a_warning_that_says_so(self):
+        # 16 MB of plain keys, no alias: the real cause, and a warning, so that CI does not pass it unread.
+        path = self.write("big.yaml", "model:\n" + "".join(f"  key_{i}: {i}\n" for i in range(210_000)))
+        r = run("check", "--format", "json", path)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        (d,) = json.loads(r.stdout)["diagnostics"]
+        self.assertEqual((d["code"], d["severity"]), ("PL903", "warning"))
+        self.assertIn("it holds more than 200,000 values", d["message"])
+
     def test_one_spelling_of_each_path(self):
         # `./x`, `x/./y` and the paths of the files a launch refers to print alike, as ruff prints them.
         self.write("sub/env.sh", "TP=16\n")

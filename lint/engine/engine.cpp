@@ -168,6 +168,8 @@ FileOutcome lint_text(const std::string& path, std::string text, const EngineOpt
   // The primary line with a secret itself masked: snippets reach people and CI logs.
   auto masked_line_of = [&](const Diagnostic& d) {
     std::string line = line_of(d.location);
+    // A binary file's "line" is kilobytes of escaped bytes: no snippet (as ruff's E902 has none).
+    if (line.find('\0') != std::string::npos) return std::string();
     if (d.sensitive && !line.empty()) {
       std::size_t b = column_to_byte(line, d.location.range.start.column);
       std::size_t e = d.location.range.end.line == d.location.range.start.line

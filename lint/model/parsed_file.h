@@ -183,6 +183,9 @@ struct UnreadRegion {
   SourceRange range;
   std::string reason;     // why: "valid bash that parlint's grammar does not read", "a Jinja template"
   std::string help = {};  // what the user can do; empty: write the settings there in a plainer form
+  // Nothing of a document was read (it is over a bound of parlint's): a warning, not an info, so that CI
+  // does not pass a configuration whose settings were never seen.
+  bool nothing_read = false;
 };
 
 // A mistake in a script's form that silently changes what runs (PL108, PL109).

@@ -39,6 +39,18 @@ namespace {
 // Bound on nodes visited per document, counting every alias expansion (real configs have a few thousand): an
 // alias bomb ("billion laughs") stops here instead of exhausting memory.
 constexpr std::size_t kMaxNodeVisits = 200'000;
+
+// Whether the text defines a YAML anchor (`&name` where a value or an item starts), without which no alias
+// can expand a document: an `&` inside a word (`R&D`) is not one.
+bool has_anchor(std::string_view text) {
+  for (std::size_t i = text.find('&'); i != std::string_view::npos; i = text.find('&', i + 1)) {
+    char before = i == 0 ? '\n' : text[i - 1];
+    bool starts =
+        before == ' ' || before == '\t' || before == '\n' || before == '[' || before == '{' || before == ',';
+    if (starts && i + 1 < text.size() && text[i + 1] != ' ' && text[i + 1] != '\n') return true;
+  }
+  return false;
+}
 // What a node visit charges the file's work budget,
 constexpr std::uint64_t kVisitUnits = 250;
 constexpr std::uint64_t kByteUnits = 16;  // and per byte of text parsed
@@ -83,6 +95,9 @@ class YamlWalker {
     return !exhausted_;
   }
   std::vector<Entry>& entries() { return entries_; }
+  // Why walk_document stopped early.
+  enum class Stop { kNone, kValues, kDepth, kBudget };
+  Stop stop() const { return stop_; }
 
   // Names given literal strings, where secrets hide (the same observation the shell and Python parsers
   // make): `env_vars: {HF_TOKEN: ...}`, and `NAME=value` items of lists such as ENV_VARS.
@@ -143,7 +158,12 @@ class YamlWalker {
   }
 
   bool budget() {
-    if (++visits_ > kMaxNodeVisits || !budget_.spend(kVisitUnits)) exhausted_ = true;
+    if (exhausted_) return false;
+    if (++visits_ > kMaxNodeVisits)
+      stop_ = Stop::kValues;
+    else if (!budget_.spend(kVisitUnits))
+      stop_ = Stop::kBudget;
+    exhausted_ = stop_ != Stop::kNone;
     return !exhausted_;
   }
 
@@ -171,6 +191,7 @@ class YamlWalker {
       if (a.is(map)) return;
     if (active_.size() >= kMaxMapDepth) {
       exhausted_ = true;
+      stop_ = Stop::kDepth;
       return;
     }
     active_.push_back(map);
@@ -220,6 +241,7 @@ class YamlWalker {
   std::vector<Entry> entries_;
   std::size_t visits_ = 0;
   bool exhausted_ = false;
+  Stop stop_ = Stop::kNone;
   std::vector<YAML::Node> active_;  // mappings being walked, outermost first
   static constexpr std::size_t kMaxMapDepth = 512;
   std::size_t mapping_counter_ = 0;
@@ -880,12 +902,23 @@ ParsedFile parse_yaml(std::string_view path, const SourceText& source, const Doc
       }
       int last = std::min(std::max(first, documents[d].first_line + documents[d].lines),
                           std::max(source.line_count(), 1));
-      out.unread.push_back(
-          {{{first, 1}, source.position(last, source.line(last).size())},
-           "its aliases expand to more than 200,000 nodes or nest mappings more than 512 deep "
-           "(parlint's bound per YAML document)",
-           "nothing is wrong with the file; parlint reads documents whose aliases expand to "
-           "fewer nodes"});
+      // What stopped it, said as it is: a document that is only long is not an alias bomb. Nothing of it
+      // was read, so it is a warning: CI must not pass a file whose settings it never saw.
+      UnreadRegion region{{{first, 1}, source.position(last, source.line(last).size())}, "", ""};
+      region.nothing_read = true;
+      if (walker.stop() == YamlWalker::Stop::kDepth) {
+        region.reason = "it nests mappings more than 512 deep (parlint's bound per YAML document)";
+        region.help = "nothing is wrong with the file; parlint reads documents nested less deeply";
+      } else if (has_anchor(source.text())) {
+        region.reason = "its aliases expand to more than 200,000 values (parlint's bound per YAML document)";
+        region.help = "nothing is wrong with the file; parlint reads documents whose aliases expand to fewer";
+      } else {
+        region.reason = "it holds more than 200,000 values (parlint's bound per YAML document)";
+        region.help =
+            "nothing is wrong with the file; lint the part that holds the training settings as a file of its "
+            "own, or exclude this one";
+      }
+      out.unread.push_back(std::move(region));
       continue;
     }
     auto& entries = walker.entries();

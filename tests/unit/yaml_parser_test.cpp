@@ -261,8 +261,22 @@ TEST(YamlParser, AliasBombIsBoundedByWork) {
   EXPECT_TRUE(pf.errors.empty());
   ASSERT_EQ(pf.unread.size(), 1u);
   EXPECT_NE(pf.unread[0].reason.find("aliases expand"), std::string::npos);
+  EXPECT_TRUE(pf.unread[0].nothing_read);
   EXPECT_EQ(pf.unread[0].range.start.line, 1);
   EXPECT_EQ(pf.unread[0].range.end.line, 9);
+}
+
+TEST(YamlParser, AnOverlongDocumentSaysItIsLongNotAnAliasBomb) {
+  // 250,000 values and no anchor: unread because it is long (issue 45 found "aliases expand" said of a
+  // file without one), a warning since nothing of it was read; an `&` inside a word is no anchor.
+  std::string text = "model:\n  note: R&D\n";
+  for (int i = 0; i < 250'000; ++i) text += "  key_" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  auto pf = parse(text);
+  EXPECT_TRUE(pf.errors.empty());
+  ASSERT_EQ(pf.unread.size(), 1u);
+  EXPECT_NE(pf.unread[0].reason.find("holds more than 200,000 values"), std::string::npos)
+      << pf.unread[0].reason;
+  EXPECT_TRUE(pf.unread[0].nothing_read);
 }
 
 TEST(YamlParser, LaterDocumentsKeepFilePositions) {
