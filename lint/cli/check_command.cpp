@@ -130,9 +130,13 @@ int run_check_command(const CheckArgs& a) {
 
   std::ostringstream buffer;
   const ReportFormat& chosen = *find_report_format(format);  // --format allows only their names
-  chosen.write(result, report, buffer);
+  // The text report with --statistics is the table alone, as ruff prints it: the counts are what was
+  // asked for. The other formats keep their report (a machine reads it) and add the counts to it or to
+  // stderr.
   if (a.statistics && chosen.statistics == ReportFormat::Statistics::kAfterReport)
     buffer << statistics_text(result);
+  else
+    chosen.write(result, report, buffer);
   if (a.statistics && chosen.statistics == ReportFormat::Statistics::kStderr)
     std::cerr << statistics_text(result);
   // `-` with --fix: the fixed text is the output, and the report goes to stderr (as ruff does).

@@ -87,7 +87,7 @@ void add_check_options(CLI::App* cmd, CheckArgs& check) {
   cmd->add_flag("--no-suppress", check.no_suppress, "ignore suppression comments (show what they hide)");
   cmd->add_flag(
       "--statistics", check.statistics,
-      "count the findings per rule: after the text report, inside JSON and SARIF, on stderr otherwise");
+      "count the findings per rule: the table alone in text, inside JSON and SARIF, on stderr otherwise");
   cmd->add_flag("--fix", check.fix, "apply the safe fixes in place and report what remains");
   cmd->add_flag("--unsafe-fixes", check.unsafe_fixes,
                 "with --fix or --diff, apply the unsafe fixes too (they change the layout or allocation)");
