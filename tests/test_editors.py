@@ -1,4 +1,4 @@
-"""Editors: Neovim (Debian's 0.7.2, headless) attaches `parlint lsp` through integrations/nvim/parlint.lua and
+"""Editors: Neovim (Debian's 0.7.2, headless) attaches `parlint lsp` through integrations/nvim (on 'runtimepath') and
 receives the diagnostics and the hover; the VS Code extension in integrations/vscode packages into a .vsix
 with @vscode/vsce."""
 import json
@@ -24,7 +24,7 @@ srun --ntasks-per-node=1 torchrun --nnodes 2 --nproc-per-node 8 pretrain_gpt.py 
 """
 
 DRIVER = r"""
-package.path = os.getenv('PARLINT_NVIM_DIR') .. '/?.lua;' .. package.path
+vim.opt.runtimepath:append(os.getenv('PARLINT_NVIM_DIR'))  -- as a user installs it: a plugin folder
 require('parlint').setup({ cmd = { os.getenv('PARLINT'), 'lsp' }, debounce_ms = 0 })
 vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('PARLINT_FILE')))
 local attached = vim.wait(10000, function() return #vim.lsp.buf_get_clients(0) > 0 end, 20)

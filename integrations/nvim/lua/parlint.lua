@@ -1,6 +1,6 @@
 -- parlint for Neovim (0.7 and later): starts `parlint lsp` for YAML, Python and shell buffers
--- (including *.sbatch, *.slurm, *.slrm) and attaches it. Put this file on 'runtimepath' as
--- lua/parlint.lua and call require('parlint').setup() from init.lua, or copy the body.
+-- (including *.sbatch, *.slurm, *.slrm) and attaches it. Add integrations/nvim to 'runtimepath' (or point a
+-- plugin manager at it) and call require('parlint').setup() from init.lua.
 local M = {}
 
 local function root_of(path)
