@@ -64,7 +64,8 @@ Not a framework error: the framework reads the value at run time. The note is ab
 check.
 
 ## References
-- DESIGN §1.2 (an unread value is unknown, never a default) and §3 (PL904)
+- [How far it can be trusted](reliability.md): a value parlint did not read is unknown, never a default,
+  and an unknown value never makes a finding
 - shellcheck SC1091, https://www.shellcheck.net/wiki/SC1091 (the same idea for `source`)
 )md",
                          kReads};

@@ -251,6 +251,24 @@ class Selection(TempDir):
         self.assertIn("Megatron-Bridge", msg["diagnostics"][0]["message"])
 
 
+class ShippedDocs(unittest.TestCase):
+    """What a user reads (the README, docs/ but the contributors' guide, the integrations' READMEs, every
+    rule's page) points only at files that ship: not at the design contract or the reference notes beside
+    the repository (issue 45). The public corpus is named as what it is, measured beside the repository."""
+
+    def test_no_pointer_to_files_outside_the_repository(self):
+        pages = [os.path.join(ROOT, "README.md")]
+        pages += [os.path.join(ROOT, "docs", n) for n in os.listdir(os.path.join(ROOT, "docs"))
+                  if n.endswith(".md") and n != "contributing.md"]
+        for folder, _, files in os.walk(os.path.join(ROOT, "integrations")):
+            pages += [os.path.join(folder, n) for n in files if n.endswith(".md") and "node_modules" not in folder]
+        texts = {p: open(p, encoding="utf-8").read() for p in pages}
+        texts["parlint rules --format markdown"] = run("rules", "--format", "markdown").stdout
+        for where, text in texts.items():
+            for pointer in ("DESIGN.md", "DESIGN §", "shared/reference"):
+                self.assertNotIn(pointer, text, where)
+
+
 class Suggestions(TempDir):
     """Every mistake of the command line and the configuration gets the name meant (issue 45), and a
     configuration's every mistake is reported at once."""
