@@ -78,9 +78,12 @@ class PpWithoutVpp final : public Rule {
         "PP={} with {} layers per stage and no virtual pipeline: an interleaved schedule divides "
         "the pipeline bubble by VPP",
         *pp, per_stage);
-    f.help =
-        fmt::format("set virtual_pipeline_model_parallel_size to {} (it must divide {} layers per stage)",
-                    join_numbers(ok, " or "), per_stage);
+    // In the file's own syntax (a flag, an override, a Python attribute, a YAML key), as PL205 says it.
+    std::vector<std::int64_t> others(ok.begin() + 1, ok.end());
+    f.help = fmt::format(
+        "{}{} (it must divide the {} layers per stage)",
+        setting_phrase(job, Key::kVirtualPipelineModelParallelSize, Value::integer(ok.front()), pp_fact),
+        others.empty() ? "" : " or " + join_numbers(others, " or "), per_stage);
     out.push_back(std::move(f));
   }
 };
