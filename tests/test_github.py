@@ -125,6 +125,10 @@ class ActionsEnvironment(unittest.TestCase):
             with open(summary) as f:
                 md = f.read()
         self.assertTrue(md.startswith("earlier step\n### parlint: "), md[:200])  # appended, not replaced
+        # The text report's names for the severities (issue 45: the summary said "note" for info).
+        self.assertRegex(md, r"### parlint: \d+ error\(s\), \d+ warning\(s\), \d+ info in \d+ file\(s\)")
+        self.assertIn("\n| info | ", md)
+        self.assertNotIn("note", md.split("\n", 2)[1])
         rows = [l for l in md.splitlines() if l.startswith("| ") and not l.startswith("| |")]
         self.assertEqual(len(rows), len(commands))
         # An explicit format wins over the environment.

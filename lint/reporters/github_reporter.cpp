@@ -142,7 +142,8 @@ void report_github(const RunResult& result, const ReportOptions& options, std::o
 std::string github_step_summary(const RunResult& result) {
   int counts[3] = {0, 0, 0};
   for (const auto& cd : result.diagnostics) ++counts[static_cast<int>(cd.diagnostic.severity)];
-  std::string md = fmt::format("### parlint: {} error(s), {} warning(s), {} note(s) in {} file(s)\n\n",
+  // Severities named as the text report names them (the annotations must say "notice": GitHub's word).
+  std::string md = fmt::format("### parlint: {} error(s), {} warning(s), {} info in {} file(s)\n\n",
                                counts[2], counts[1], counts[0], result.files_checked);
   if (result.diagnostics.empty() && result.errors.empty()) return md + "No findings.\n";
   if (!result.diagnostics.empty()) md += "| | Rule | Location | Message |\n|---|---|---|---|\n";
@@ -153,7 +154,7 @@ std::string github_step_summary(const RunResult& result) {
     const Diagnostic& d = cd->diagnostic;
     const char* icon = d.severity == Severity::kError     ? "error"
                        : d.severity == Severity::kWarning ? "warning"
-                                                          : "note";
+                                                          : "info";
     std::string where = d.location.range.start.line > 0
                             ? fmt::format("{}:{}", d.location.path, d.location.range.start.line)
                             : d.location.path;
