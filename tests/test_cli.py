@@ -269,6 +269,35 @@ class ShippedDocs(unittest.TestCase):
                 self.assertNotIn(pointer, text, where)
 
 
+class PlanText(TempDir):
+    """`plan`'s text (issue 45): columns that never run together, no MoE rows for a dense model, and a
+    scaling list the global batch allows, without a dangling separator."""
+
+    DENSE = ("#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\nexport CUDA_DEVICE_MAX_CONNECTIONS=1\n"
+             "srun torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+             "--pipeline-model-parallel-size 2 --num-layers 32 --hidden-size 4096 --num-attention-heads 32 "
+             "--seq-length 4096 --micro-batch-size 1 --global-batch-size 6 --sequence-parallel\n")
+
+    def test_dense_plan(self):
+        r = run("plan", self.write("d.sbatch", self.DENSE))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {line.split()[0]: line for line in r.stdout.splitlines() if line.startswith("  ") and not line.startswith("   ")}
+        self.assertRegex(rows["account_for_embedding_in_pipeline_split"], r"_split +false +")
+        for moe in ("expert_tensor_parallel_size", "moe_router_topk", "expert_model_parallel_size"):
+            self.assertNotIn(moe, rows)
+        self.assertNotIn("expert DP", r.stdout)
+        self.assertIn("    scaling DP: 4 GPUs (DP 1); 8 GPUs (DP 2)\n", r.stdout)
+        self.assertIn("not 16 GPUs: global_batch_size 6 is not divisible by micro_batch_size 1 x DP there", r.stdout)
+
+    def test_moe_plan_keeps_its_expert_rows(self):
+        moe = self.DENSE.replace("--sequence-parallel", "--sequence-parallel --num-experts 8 "
+                                 "--expert-model-parallel-size 2").replace("--global-batch-size 6", "--global-batch-size 64")
+        r = run("plan", self.write("m.sbatch", moe))
+        self.assertIn("expert_model_parallel_size", r.stdout)
+        self.assertIn("expert DP = ", r.stdout)
+        self.assertRegex(r.stdout, r"scaling DP: \d+ GPUs \(DP \d+, expert DP \d+\)")
+
+
 class Suggestions(TempDir):
     """Every mistake of the command line and the configuration gets the name meant (issue 45), and a
     configuration's every mistake is reported at once."""

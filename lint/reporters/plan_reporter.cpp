@@ -288,15 +288,29 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
                              : std::string();
     out << fmt::format("{}{} ({})\n", header, escape_control(job->description()),
                        framework_display_name(job->framework()));
+    // A model known to have no experts: the expert settings it does not write are defaults that mean
+    // nothing for it (ETP inheriting TP, the router's top-k), and only clutter its plan.
+    const bool dense = job->known_dense() && !job->is_moe();
+    auto shown = [&](Key k, const Fact& f) {
+      if (!dense || f.location.in_file()) return true;
+      std::string_view name = key_name(k);
+      return !(k == Key::kExpertTensorParallelSize || k == Key::kExpertModelParallelSize ||
+               name.starts_with("moe_"));
+    };
+    std::size_t width = 38;  // the key column: as wide as the longest name shown, so a value never touches it
+    for (std::size_t i = 0; i < kKeyCount; ++i)
+      if (const Fact* f = job->fact(static_cast<Key>(i)); f && shown(static_cast<Key>(i), *f))
+        width = std::max(width, key_name(static_cast<Key>(i)).size() + 1);
     for (std::size_t i = 0; i < kKeyCount; ++i) {
       const Fact* f = job->fact(static_cast<Key>(i));
-      if (!f) continue;
+      if (!f || !shown(static_cast<Key>(i), *f)) continue;
       std::string where = where_written(f->location, job->path());
       std::string value =
           f->value.is_unknown() ? "unknown: " + f->value.unknown_reason() : f->value.to_string();
-      out << fmt::format("  {:<38} {:<12} {}{}{}{}\n", key_name(static_cast<Key>(i)), escape_control(value),
-                         escape_control(f->spelling), where.empty() ? "" : " (" + where + ")",
-                         escape_control(provenance(*f, job->path())), f->weak ? " [fallback]" : "");
+      out << fmt::format("  {:<{}} {:<12} {}{}{}{}\n", key_name(static_cast<Key>(i)), width,
+                         escape_control(value), escape_control(f->spelling),
+                         where.empty() ? "" : " (" + where + ")", escape_control(provenance(*f, job->path())),
+                         f->weak ? " [fallback]" : "");
     }
     for (std::size_t i = 0; i < kKeyCount; ++i) {
       const Fact* f = job->fact(static_cast<Key>(i));
@@ -321,9 +335,10 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
       out << fmt::format("    dense DP = W / (TP·PP·CP) = {} / ({}·{}·{}) = {}\n", w, mesh->tp, mesh->pp,
                          mesh->cp,
                          d.world ? (d.dp ? std::to_string(*d.dp) : "not a whole number") : "unknown");
-      out << fmt::format("    expert DP = W / (PP·EP·ETP) = {} / ({}·{}·{}) = {}\n", w, mesh->pp, mesh->ep,
-                         mesh->etp,
-                         d.world ? (d.edp ? std::to_string(*d.edp) : "not a whole number") : "unknown");
+      if (!dense)
+        out << fmt::format("    expert DP = W / (PP·EP·ETP) = {} / ({}·{}·{}) = {}\n", w, mesh->pp, mesh->ep,
+                           mesh->etp,
+                           d.world ? (d.edp ? std::to_string(*d.edp) : "not a whole number") : "unknown");
       out << fmt::format("    minimum GPUs M = PP·lcm(TP·CP, EP·ETP) = {}·lcm({}, {}) = {}\n", mesh->pp,
                          mesh->tp * mesh->cp, mesh->ep * mesh->etp, M);
       if (P != M)
@@ -334,11 +349,26 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
       if (d.gpus_per_node && *d.gpus_per_node > 0)
         out << fmt::format("    nodes for M: {} of {} GPUs\n", (M + *d.gpus_per_node - 1) / *d.gpus_per_node,
                            *d.gpus_per_node);
-      out << "    scaling DP:";
-      for (auto wv : scaling_worlds(*job))
-        out << fmt::format(" {} GPUs (DP {}, expert DP {});", wv, s(data_parallel_size(*mesh, wv)),
-                           s(expert_data_parallel_size(*mesh, wv)));
-      out << "\n";
+      // The sizes the layout scales to, each with a DP the global batch takes (GBS divisible by MBS·DP,
+      // PL503) when both are known.
+      auto gbs = job->get_int(Key::kGlobalBatchSize), mbs = job->get_int(Key::kMicroBatchSize);
+      std::string sizes, skipped;
+      for (auto wv : scaling_worlds(*job)) {
+        auto dp = data_parallel_size(*mesh, wv);
+        if (dp && gbs && mbs && *mbs > 0 && *gbs % (*mbs * *dp) != 0) {
+          skipped += (skipped.empty() ? "" : ", ") + std::to_string(wv);
+          continue;
+        }
+        std::string entry = dense ? fmt::format("{} GPUs (DP {})", wv, s(dp))
+                                  : fmt::format("{} GPUs (DP {}, expert DP {})", wv, s(dp),
+                                                s(expert_data_parallel_size(*mesh, wv)));
+        sizes += (sizes.empty() ? "" : "; ") + entry;
+      }
+      if (!sizes.empty()) out << "    scaling DP: " << sizes << "\n";
+      if (!skipped.empty())
+        out << fmt::format(
+            "    not {} GPUs: global_batch_size {} is not divisible by micro_batch_size {} x DP there\n",
+            skipped, *gbs, *mbs);
       auto sp = job->get_bool(Key::kSequenceParallel);
       if (sp && *sp)
         out << fmt::format("    sequence parallelism: {}\n", mesh->tp > 1
