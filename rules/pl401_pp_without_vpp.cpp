@@ -80,10 +80,11 @@ class PpWithoutVpp final : public Rule {
         *pp, per_stage);
     // In the file's own syntax (a flag, an override, a Python attribute, a YAML key), as PL205 says it.
     std::vector<std::int64_t> others(ok.begin() + 1, ok.end());
-    f.help = fmt::format(
-        "{}{} (it must divide the {} layers per stage)",
-        setting_phrase(job, Key::kVirtualPipelineModelParallelSize, Value::integer(ok.front()), pp_fact),
-        others.empty() ? "" : " or " + join_numbers(others, " or "), per_stage);
+    f.help =
+        setting_phrase(job, Key::kVirtualPipelineModelParallelSize, Value::integer(ok.front()), pp_fact) +
+        (others.empty() ? fmt::format(" (it must divide the {} layers per stage)", per_stage)
+                        : fmt::format(" (or {}: it must divide the {} layers per stage)",
+                                      join_numbers(others, " or "), per_stage));
     out.push_back(std::move(f));
   }
 };

@@ -515,11 +515,11 @@ class MessagesInTheFilesSyntax(TempDir):
         mlm = ("#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\ntorchrun --nproc_per_node 8 pretrain_gpt.py "
                "--pipeline-model-parallel-size 4 --num-layers 32 --tensor-model-parallel-size 2\n")
         self.assertEqual(self.help_lines("mlm.sbatch", mlm, "PL401"),
-                         ["pass --num-virtual-stages-per-pipeline-rank 2 or 4 or 8 (it must divide the 8 layers per stage)"])
+                         ["pass --num-virtual-stages-per-pipeline-rank 2 (or 4 or 8: it must divide the 8 layers per stage)"])
         hydra = ("#!/bin/bash\npython megatron_gpt_pretraining.py trainer.devices=8 trainer.num_nodes=1 "
                  "model.pipeline_model_parallel_size=4 model.num_layers=32\n")
         self.assertEqual(self.help_lines("nemo.sh", hydra, "PL401"),
-                         ["set model.virtual_pipeline_model_parallel_size=2 or 4 or 8 (it must divide the 8 layers per stage)"])
+                         ["set model.virtual_pipeline_model_parallel_size=2 (or 4 or 8: it must divide the 8 layers per stage)"])
 
     def test_a_yaml_config_gets_keys(self):
         yaml = ("trainer:\n  devices: 8\n  num_nodes: 1\nmodel:\n  tensor_model_parallel_size: 4\n"

@@ -112,9 +112,10 @@ std::size_t count_placeholders(std::string_view s) {
   return static_cast<std::size_t>(std::count(s.begin(), s.end(), kUnknownByte));
 }
 
-// Each word of t[from, end) as an option key: the word up to its first '='.
+// Each blank-separated word of t[from, end), with where it starts and whether it runs to the end of t (a
+// last word, which may still grow: A="${A}x").
 template <class Visit>
-void each_word_key(std::string_view t, std::size_t from, Visit&& visit) {
+void each_word_at(std::string_view t, std::size_t from, Visit&& visit) {
   for (std::size_t i = from; i < t.size();) {
     if (is_blank(t[i])) {
       ++i;
@@ -122,10 +123,16 @@ void each_word_key(std::string_view t, std::size_t from, Visit&& visit) {
     }
     std::size_t j = i;
     while (j < t.size() && !is_blank(t[j])) ++j;
-    std::string_view word = t.substr(i, j - i);
-    visit(word.substr(0, word.find('=')));
+    visit(t.substr(i, j - i), i, j == t.size());
     i = j;
   }
+}
+
+// Each word of t[from, end) as an option key: the word up to its first '='.
+template <class Visit>
+void each_word_key(std::string_view t, std::size_t from, Visit&& visit) {
+  each_word_at(t, from,
+               [&](std::string_view word, std::size_t, bool) { visit(word.substr(0, word.find('='))); });
 }
 
 // Reads what the value `t` gained since the index last read it, from its last word read (which may have
@@ -133,18 +140,14 @@ void each_word_key(std::string_view t, std::size_t from, Visit&& visit) {
 void extend(OptionKeyIndex& index, std::string_view t) {
   index.placeholders += count_placeholders(t.substr(index.upto));
   index.upto = t.size();
-  std::size_t i = index.formed;
-  while (i < t.size()) {
-    if (is_blank(t[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < t.size() && !is_blank(t[j])) ++j;
-    std::string_view word = t.substr(i, j - i);
+  std::size_t formed = t.size();
+  each_word_at(t, index.formed, [&](std::string_view word, std::size_t start, bool last) {
     std::string_view key = word.substr(0, word.find('='));
     if (!index.keys.contains(key)) index.keys.emplace(key);
-    if (j == t.size()) break;  // the last word, which may still grow: its form is read once it has ended
+    if (last) {  // its form is read once it has ended
+      formed = start;
+      return;
+    }
     if (std::string_view option = option_key_view(word); !option.empty()) {
       bool unknown =
           word.size() == option.size() + 2 && word[option.size()] == '=' && word.back() == kUnknownByte;
@@ -153,9 +156,8 @@ void extend(OptionKeyIndex& index, std::string_view t) {
       else
         index.only_unknown.emplace(option, unknown);
     }
-    i = j;
-  }
-  index.formed = i;
+  });
+  index.formed = formed;
 }
 
 }  // namespace
