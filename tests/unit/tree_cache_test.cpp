@@ -9,12 +9,11 @@
 #include <sstream>
 #include <string>
 
+#include "fixture_files.h"
 #include "parsers/tree_sitter/tree_sitter_languages.h"
 
 namespace parlint {
 namespace {
-
-namespace fs = std::filesystem;
 
 // What edit_between should find: bytes, then (row, column) of the start and both ends.
 struct ExpectedEdit {
@@ -67,7 +66,7 @@ void expect_same_tree(TSNode a, TSNode b, const std::string& where) {
     do {
       ASSERT_EQ(ts_tree_cursor_current_field_id(&ca), ts_tree_cursor_current_field_id(&cb)) << where;
       expect_same_tree(ts_tree_cursor_current_node(&ca), ts_tree_cursor_current_node(&cb), where);
-      if (testing::Test::HasFatalFailure()) break;
+      if (::testing::Test::HasFatalFailure()) break;
     } while (ts_tree_cursor_goto_next_sibling(&ca) && ts_tree_cursor_goto_next_sibling(&cb));
   }
   ts_tree_cursor_delete(&ca);
@@ -80,17 +79,11 @@ TEST(TreeCache, IncrementalParsesMatchFreshParses) {
   std::mt19937 rng(44);
   const std::string typed[] = {"8", "a", " ", "\n", "$", "\"", "'", "(", ")", "{", "}", ";", "#", "\\", "`"};
   int files = 0, parses = 0, reparses = 0;  // reparses: from a tree without errors to one without
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(PARLINT_SOURCE_DIR) / "fixtures")) {
-    auto ext = entry.path().extension();
-    if (!entry.is_regular_file() || (ext != ".sh" && ext != ".sbatch" && ext != ".slurm")) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    std::string text = buffer.str();
-    if (text.empty()) continue;
+  for (const auto& fixture : testing::shell_fixtures()) {
+    std::string text = fixture.text;
     ++files;
     TreeCache cache;
-    const std::string key = entry.path().string();
+    const std::string key = fixture.path.string();
     std::string previous;
     bool clean_before = false;
     for (int step = 0; step < 24; ++step) {
@@ -114,7 +107,7 @@ TEST(TreeCache, IncrementalParsesMatchFreshParses) {
       reparses += clean_before && clean;
       clean_before = clean;
       expect_same_tree(ts_tree_root_node(incremental.get()), ts_tree_root_node(fresh.get()),
-                       entry.path().string() + " step " + std::to_string(step));
+                       key + " step " + std::to_string(step));
       if (HasFatalFailure()) return;
     }
   }

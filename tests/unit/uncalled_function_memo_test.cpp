@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "fixture_files.h"
 #include "lint/engine/engine.h"
 #include "lint/reporters/reporter.h"
 #include "parsers/frameworks/adapters.h"
@@ -378,15 +379,9 @@ TEST(UncalledFunctionMemo, FixturesEditedReadAsFresh) {
   std::mt19937 rng(45);
   int files = 0;
   std::size_t replays = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(PARLINT_SOURCE_DIR) / "fixtures")) {
-    auto ext = entry.path().extension();
-    if (!entry.is_regular_file() || (ext != ".sh" && ext != ".sbatch" && ext != ".slurm")) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    if (buffer.str().empty()) continue;
+  for (const auto& fixture : testing::shell_fixtures()) {
     ++files;
-    replays += replay_edits(entry.path().string(), buffer.str(), 12, rng, {}, entry.path().string());
+    replays += replay_edits(fixture.path.string(), fixture.text, 12, rng, {}, fixture.path.string());
     if (HasFailure()) return;
   }
   EXPECT_GT(files, 100);
