@@ -920,6 +920,27 @@ class Configuration(TempDir):
         r = run("check", "--format", "json", "sp.yaml", cwd=self.dir)
         self.assertIn("Megatron-Bridge", json.loads(r.stdout)["diagnostics"][0]["message"])
 
+    def test_configured_cluster_bounds_the_gpu_request(self):
+        # Issue 45: a script written for 8-GPU nodes, linted for a GB200 NVL72 cluster (4 GPUs a node).
+        self.write("train.sbatch", "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n"
+                   "#SBATCH --ntasks-per-node=1\nsrun torchrun --nnodes=2 --nproc_per_node=8 pretrain_gpt.py\n")
+        r = run("check", "--format", "json", "train.sbatch", cwd=self.dir)
+        self.assertEqual([d["code"] for d in json.loads(r.stdout)["diagnostics"]], [])  # the default profile
+        self.write(".parlint.yaml", "cluster: gb200-nvl72\n")
+        r = run("check", "--format", "json", "train.sbatch", cwd=self.dir)
+        (d,) = json.loads(r.stdout)["diagnostics"]
+        self.assertEqual((d["code"], d["severity"], d["range"]["start"]["line"]), ("PL105", "error", 3))
+        self.assertIn("asks for 8 GPUs per node, but nodes of the gb200-nvl72 profile hold 4", d["message"])
+        self.assertIn("Requested node configuration is not available", d["message"])
+        self.assertIn("on 4 nodes instead of 2", d["help"])
+        # A profile of the user's own sizes counts the same; one that fits does not fire.
+        self.write(".parlint.yaml", "cluster: {gpus_per_node: 4, nvlink_domain: 4}\n")
+        r = run("check", "--format", "json", "--select", "PL105", "train.sbatch", cwd=self.dir)
+        self.assertEqual([d["code"] for d in json.loads(r.stdout)["diagnostics"]], ["PL105"])
+        self.write(".parlint.yaml", "cluster: dgx-b200\n")
+        r = run("check", "--format", "json", "train.sbatch", cwd=self.dir)
+        self.assertEqual(json.loads(r.stdout)["diagnostics"], [])
+
     def test_exclude_and_per_file_ignores(self):
         self.write("third_party/x.yaml", TP16)
         self.write("examples/ex.yaml", "model:\n  num_layers: 32\n  pipeline_model_parallel_size: 4\n")

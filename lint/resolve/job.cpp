@@ -89,6 +89,7 @@ void Job::choose_cluster(const RawJob& raw, const LintOptions& options) {
     cluster_ = *chosen_cluster_;
   } else if (options.cluster) {
     chosen_cluster_ = *options.cluster;
+    cluster_from_user_ = true;
   }
 }
 

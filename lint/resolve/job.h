@@ -105,6 +105,9 @@ class Job {
   // The profile was chosen (--cluster, the configuration, or the GPU a recipe's name targets), not the
   // default one: checks that hold on some GPUs only fire on a chosen profile.
   bool cluster_chosen() const { return chosen_cluster_.has_value(); }
+  // The profile the user chose (--cluster or the configuration), nullptr otherwise: what the nodes
+  // really hold, not a guess from a recipe's name.
+  const ClusterProfile* user_cluster() const { return cluster_from_user_ ? &*chosen_cluster_ : nullptr; }
   const std::vector<Conflict>& conflicts() const { return conflicts_; }
   // How the launch starts its processes (kNone for a config object).
   LaunchKind launch() const { return launch_; }
@@ -192,6 +195,7 @@ class Job {
   bool recipe_runner_ = false;
   bool edits_passed_config_ = false;
   std::optional<ClusterProfile> chosen_cluster_;  // --cluster, or the GPU a recipe's name targets
+  bool cluster_from_user_ = false;
   NvlinkDomain domain_;
   mutable KeyReads* reads_ = nullptr;
 };

@@ -172,6 +172,8 @@ std::size_t parse_slurm_options(std::span<const Word> words, Allocation& alloc, 
           std::string_view count = item == "gpu" ? std::string_view("1") : strip_gpu_type(item);
           if (auto at = count.find('('); at != std::string_view::npos) count = count.substr(0, at);
           alloc.gpus_per_node = fact(Key::kGpusPerNode, count_value(*value_word, count, false));
+          // Named as written ("--gres=gpu:a100:8"): the count alone reads as a different option.
+          alloc.gpus_per_node->spelling = std::string(prefix) + std::string(name) + "=" + std::string(item);
         }
         if (comma == std::string_view::npos) break;
         rest.remove_prefix(comma + 1);
