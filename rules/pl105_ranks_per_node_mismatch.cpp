@@ -170,7 +170,8 @@ class RanksPerNodeMismatch final : public Rule {
     if (auto n = job.get_int(Key::kNodes); n && *n > 0 && job.fact_in_file(Key::kNodes))
       nodes = fmt::format(" on {} nodes instead of {} to keep {} GPUs", (*n * *r + g - 1) / g, *n, *n * *r);
     f.help = fmt::format(
-        "ask for {} GPUs per node and start {} ranks per node{}; if these nodes do hold {}, choose the profile "
+        "ask for {} GPUs per node and start {} ranks per node{}; if these nodes do hold {}, choose the "
+        "profile "
         "that describes them (`parlint clusters` lists them)",
         g, g, nodes, *r);
     out.push_back(std::move(f));

@@ -12,7 +12,8 @@ namespace {
 
 // The setting with its value as a user would write it: "#SBATCH -N 2" (a short option takes a blank),
 // "#SBATCH --nodes=2", "trainer.devices=8", a spelling that already holds its value as it is
-// ("--nnodes=1", "--gres=gpu:8"), and a derived value after its inputs ("--nnodes=2 × --nproc-per-node=8 = 16").
+// ("--nnodes=1", "--gres=gpu:8"), and a derived value after its inputs ("--nnodes=2 × --nproc-per-node=8 =
+// 16").
 std::string written_with_value(const Fact& fact) {
   const std::string value = fact.value.to_string();
   const std::string& s = fact.spelling;
