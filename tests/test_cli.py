@@ -2,6 +2,7 @@
 
 Run by ctest with PARLINT set to the binary.
 """
+import glob
 import json
 import os
 import re
@@ -25,6 +26,7 @@ WARNING_ONLY = "trainer:\n  devices: 8\n  num_nodes: 3\nmodel:\n  tensor_model_p
 def run(*args, cwd=None, stdin=None, env=None):
     e = dict(os.environ)
     e.pop("GITHUB_ACTIONS", None)
+    e["COLUMNS"] = "1000"  # `plan` text unbroken: these tests read its content (PlanWidth reads its lines)
     e.update(env or {})
     return subprocess.run([PARLINT, *args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=60, env=e)
 
@@ -242,7 +244,8 @@ class Selection(TempDir):
         self.assertEqual(codes("--select", "world-size-indivisible"), ["PL102"])
         self.assertEqual(codes("--ignore", "PL1"), [])
         self.assertEqual(codes("--select", "PL2,PL101"), ["PL101"])
-        self.assertEqual(codes("--cluster", "gb200-nvl72"), ["PL102"])
+        # TP=16 fits a 72-GPU NVLink domain; 8 devices a node do not fit a GB200 NVL72 node's 4 GPUs.
+        self.assertEqual(codes("--cluster", "gb200-nvl72"), ["PL102", "PL105"])
         self.assertEqual(codes("--nvlink-domain", "16"), ["PL102"])
 
     def test_framework_option(self):
@@ -296,6 +299,56 @@ class PlanText(TempDir):
         self.assertIn("expert_model_parallel_size", r.stdout)
         self.assertIn("expert DP = ", r.stdout)
         self.assertRegex(r.stdout, r"scaling DP: \d+ GPUs \(DP \d+, expert DP \d+\)")
+
+
+class PlanWidth(unittest.TestCase):
+    """`plan` reads at 80 columns (issue 45): written to a pipe or a terminal of 80 columns, every line fits,
+    except one word longer than a line (a path); a table row continues under its source column, a smoke
+    test's command ends its broken lines in " \\" and still runs as it was."""
+
+    FILES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "examples", "*.*")))
+
+    def plan(self, *args, columns=None):
+        env = dict(os.environ)
+        env.pop("COLUMNS", None)
+        if columns:
+            env["COLUMNS"] = str(columns)
+        return subprocess.run([PARLINT, "plan", *args], capture_output=True, text=True, env=env, timeout=60)
+
+    def test_every_line_fits_80_columns(self):
+        files = [f for f in self.FILES if not f.endswith((".expected", ".fixed"))]
+        self.assertGreater(len(files), 5)
+        text = "".join(self.plan("--smoke-test", f).stdout for f in files)
+        self.assertGreater(len(text.splitlines()), 300)
+        for line in text.splitlines():
+            if len(line) > 80:
+                self.assertEqual(len(line.split()), 1, f"{len(line)} columns: {line!r}")
+
+    def test_a_wider_terminal_gets_longer_lines(self):
+        path = os.path.join(ROOT, "fixtures", "examples", "bridge_srun_native_tp16.sbatch")
+        narrow, wide = self.plan(path).stdout, self.plan(path, columns=160).stdout
+        self.assertLess(len(wide.splitlines()), len(narrow.splitlines()))
+        self.assertTrue(any(len(line) > 100 for line in wide.splitlines()))
+        self.assertTrue(all(len(line) <= 160 for line in wide.splitlines()))
+        # The first row's source continues under the source column, not at the left edge.
+        rows = narrow.splitlines()
+        tp = next(i for i, line in enumerate(rows) if line.startswith("  tensor_model_parallel_size "))
+        column = rows[tp].index("model.tensor_model_parallel_size")
+        self.assertEqual(len(rows[tp + 1]) - len(rows[tp + 1].lstrip()), column)
+
+    def test_the_smoke_test_command_survives_the_break(self):
+        path = os.path.join(ROOT, "fixtures", "examples", "bridge_recipe_sp_tp1.py")
+        text = self.plan("--smoke-test", path).stdout.splitlines()
+        start = next(i for i, line in enumerate(text) if line.lstrip().startswith("torchrun "))
+        parts = []
+        for line in text[start:]:
+            parts.append(line.strip().removesuffix(" \\"))
+            if not line.endswith(" \\"):
+                break
+        self.assertGreater(len(parts), 1)
+        doc = json.loads(subprocess.run([PARLINT, "plan", "--format", "json", "--smoke-test", path],
+                                        capture_output=True, text=True, timeout=60).stdout)
+        self.assertEqual(" ".join(parts), doc["jobs"][0]["derived"]["smoke_test"]["command"])
 
 
 class Suggestions(TempDir):

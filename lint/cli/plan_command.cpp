@@ -10,10 +10,12 @@
 #include <sstream>
 
 #include "lint/cli/commands.h"
+#include "lint/cli/terminal_width.h"
 #include "lint/engine/smoke_test.h"
 #include "lint/engine/suggest.h"
 #include "lint/knowledge/model_table.h"
 #include "lint/reporters/reporter.h"
+#include "lint/reporters/text_wrap.h"
 #include "lint/resolve/layout_job.h"
 
 namespace parlint::cli {
@@ -165,12 +167,12 @@ int run_suggest(const LayoutArgs& l, const PlanArgs& a, const EngineOptions& opt
                              s.vpp ? fmt::format(" VPP={}", s.vpp) : "", s.mesh.cp,
                              r.model->is_moe() ? fmt::format(" EP={} ETP={}", s.mesh.ep, s.mesh.etp) : "",
                              s.sp ? "on" : "off", r.model->name, r.gpus);
-    for (const auto& reason : s.reasons) std::cout << "  - " << reason << "\n";
+    for (const auto& reason : s.reasons) std::cout << wrap_line("  - " + reason, 4, output_width());
     std::cout << "  plan it: parlint plan " << s.options << "\n";
   }
   std::cout << "\n";
   if (l.smoke_test) add_smoke_tests(best, options);
-  report_plan_text(best, std::cout);
+  report_plan_text(best, std::cout, output_width());
   return kExitClean;
 }
 
@@ -200,7 +202,7 @@ int run_plan_command(const PlanArgs& a) {
   if (a.format == "json")
     report_plan_json(plan, std::cout);
   else
-    report_plan_text(plan, std::cout);
+    report_plan_text(plan, std::cout, output_width());
   // Silence would read as "nothing wrong": say that nothing was read as a training job.
   if (a.format != "json" && plan.jobs.empty() && plan.errors.empty() && !a.paths.empty())
     std::cerr << "parlint: no training job in the given files (a job is a launch such as torchrun, srun or "

@@ -39,10 +39,11 @@ struct Fact {
   Value value;
   Location location;  // where the setting is made (the primary location for findings)
   Origin origin = Origin::kYaml;
-  std::string spelling;   // the key as written: "model.tensor_model_parallel_size", "--num-experts"
-  int priority = 1;       // see KeyMatch::priority
-  bool weak = false;      // only a fallback (a parameter default, ${SLURM_NNODES:-1} outside SLURM)
-  std::string weak_note;  // how to name the fallback in a message: "the default num_nodes=1"
+  std::string spelling;      // the key as written: "model.tensor_model_parallel_size", "--num-experts"
+  bool value_apart = false;  // the value is a word of its own ("--nnodes 4", "-N 2"), not "--nnodes=4"
+  int priority = 1;          // see KeyMatch::priority
+  bool weak = false;         // only a fallback (a parameter default, ${SLURM_NNODES:-1} outside SLURM)
+  std::string weak_note;     // how to name the fallback in a message: "the default num_nodes=1"
   std::vector<RelatedLocation> written_at;  // where the value itself was written (an interpolation target)
   std::string receiver;  // a Python attribute assignment's object: "cfg" of cfg.model.sequence_parallel
   // A script's argparse default (`--etp` of add_argument("--etp", default=1)): a launch of the script that

@@ -2,11 +2,14 @@
 // and the derived layout: world size, DP and expert DP, minimum GPUs M and the product.
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "lint/knowledge/rank_layout.h"
 #include "lint/reporters/json_range.h"
 #include "lint/reporters/reporter.h"
+#include "lint/reporters/text_wrap.h"
 #include "lint/resolve/memory_model.h"
 #include "rules/api/rule.h"
 
@@ -262,7 +265,36 @@ std::string provenance(const Fact& f, const std::string& job_path) {
 
 namespace {
 
-void report_smoke_test(const SmokeTestResult& smoke, std::ostream& out) {
+// A line the plan text has broken itself (a table row at its source column, a shell command with " \"):
+// the final pass writes it as it is. Control characters never come from input (escape_control).
+constexpr char kWrapped = '\x01';
+
+void write_wrapped(std::ostream& out, const std::string& lines) {
+  std::string_view rest = lines;
+  while (!rest.empty()) {
+    auto nl = rest.find('\n');
+    out << kWrapped << rest.substr(0, nl + 1);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+  }
+}
+
+// Every line of `text` at most `width` columns: broken at spaces, continued two columns in from where it
+// starts (so a "- " item or a finding reads as one block); lines the plan broken itself pass as they are.
+void write_within(std::string_view text, std::size_t width, std::ostream& out) {
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.front() == kWrapped) {
+      out << line.substr(1) << '\n';
+      continue;
+    }
+    std::size_t indent = line.find_first_not_of(' ');
+    out << wrap_line(line, (indent == std::string_view::npos ? 0 : indent) + 2, width);
+  }
+}
+
+void report_smoke_test(const SmokeTestResult& smoke, std::ostream& out, std::size_t width) {
   if (!smoke.test) {
     out << "  smoke test: none: " << escape_control(smoke.why_not) << "\n";
     return;
@@ -270,7 +302,7 @@ void report_smoke_test(const SmokeTestResult& smoke, std::ostream& out) {
   const SmokeTest& t = *smoke.test;
   out << fmt::format("  smoke test: {} ({}) on {} GPUs{}, 3 iterations:\n", t.recipe, t.model, t.gpus,
                      t.nodes > 1 ? fmt::format(" ({} nodes of {})", t.nodes, t.gpus_per_node) : "");
-  out << "    " << t.command << "\n";
+  write_wrapped(out, wrap_command("    " + t.command, 6, width));
   for (const auto& n : t.notes) out << "    - " << n << "\n";
   for (const auto& p : t.passed_over) out << "    - passed over " << escape_control(p) << "\n";
   for (const auto& a : t.advisories) out << "    - check still advises: " << escape_control(a) << "\n";
@@ -280,7 +312,8 @@ void report_smoke_test(const SmokeTestResult& smoke, std::ostream& out) {
 
 }  // namespace
 
-void report_plan_text(const PlanResult& plan, std::ostream& out) {
+void report_plan_text(const PlanResult& plan, std::ostream& final_out, std::size_t width) {
+  std::ostringstream out;
   for (const auto& job : plan.jobs) {
     std::string header = job->range().valid()
                              ? fmt::format("{}:{}:{}: ", escape_control(job->path()), job->range().start.line,
@@ -297,20 +330,41 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
       return !(k == Key::kExpertTensorParallelSize || k == Key::kExpertModelParallelSize ||
                name.starts_with("moe_"));
     };
-    std::size_t width = 38;  // the key column: as wide as the longest name shown, so a value never touches it
+    // The key and value columns are as wide as the longest shown (a long value, such as a pipeline
+    // layout, pushes its own row's source along); an unknown value's reason follows its source.
+    constexpr std::size_t kValueCap = 14;
+    std::size_t key_width = 0, value_width = 5;
+    auto value_text = [](const Fact& f) {
+      return f.value.is_unknown() ? std::string("unknown") : escape_control(f.value.to_string());
+    };
     for (std::size_t i = 0; i < kKeyCount; ++i)
-      if (const Fact* f = job->fact(static_cast<Key>(i)); f && shown(static_cast<Key>(i), *f))
-        width = std::max(width, key_name(static_cast<Key>(i)).size() + 1);
+      if (const Fact* f = job->fact(static_cast<Key>(i)); f && shown(static_cast<Key>(i), *f)) {
+        key_width = std::max(key_width, key_name(static_cast<Key>(i)).size());
+        value_width = std::max(value_width, std::min(kValueCap, text_columns(value_text(*f))));
+      }
+    // Below 120 columns the long names (account_for_embedding_in_pipeline_split) push their own row
+    // rather than every row's source, which then keeps about half of an 80-column line.
+    if (width != 0 && width < 120) key_width = std::min<std::size_t>(key_width, 28);
+    const std::size_t source_column = 2 + key_width + 1 + value_width + 1;
     for (std::size_t i = 0; i < kKeyCount; ++i) {
       const Fact* f = job->fact(static_cast<Key>(i));
       if (!f || !shown(static_cast<Key>(i), *f)) continue;
       std::string where = where_written(f->location, job->path());
-      std::string value =
-          f->value.is_unknown() ? "unknown: " + f->value.unknown_reason() : f->value.to_string();
-      out << fmt::format("  {:<{}} {:<12} {}{}{}{}\n", key_name(static_cast<Key>(i)), width,
-                         escape_control(value), escape_control(f->spelling),
-                         where.empty() ? "" : " (" + where + ")", escape_control(provenance(*f, job->path())),
-                         f->weak ? " [fallback]" : "");
+      std::string value = value_text(*f);
+      std::string source =
+          fmt::format("{}{}{}{}{}", escape_control(f->spelling), where.empty() ? "" : " (" + where + ")",
+                      escape_control(provenance(*f, job->path())), f->weak ? " [fallback]" : "",
+                      f->value.is_unknown() ? ": " + escape_control(f->value.unknown_reason()) : "");
+      std::string head = fmt::format("  {:<{}} {}", key_name(static_cast<Key>(i)), key_width, value);
+      // A name or value wider than its column pushes its own row's source along, one space after it.
+      std::size_t used = text_columns(head);
+      std::size_t pad = used + 1 < source_column ? source_column - used - 1 : 0;
+      // Fewer than 24 columns left for the source: it goes under the row instead of beside it.
+      if (width != 0 && source_column + 24 > width &&
+          text_columns(head) + 1 + pad + text_columns(source) > width)
+        write_wrapped(out, head + "\n" + wrap_line("      " + source, 6, width));
+      else
+        write_wrapped(out, wrap_line(head + std::string(pad + 1, ' ') + source, source_column, width));
     }
     for (std::size_t i = 0; i < kKeyCount; ++i) {
       const Fact* f = job->fact(static_cast<Key>(i));
@@ -435,9 +489,10 @@ void report_plan_text(const PlanResult& plan, std::ostream& out) {
       for (const auto& f : plan.findings[index])
         out << fmt::format("    {}[{}] {}\n", severity_name(f.severity), f.code, escape_control(f.message));
     }
-    if (index < plan.smoke_tests.size()) report_smoke_test(plan.smoke_tests[index], out);
+    if (index < plan.smoke_tests.size()) report_smoke_test(plan.smoke_tests[index], out, width);
     out << "\n";
   }
+  write_within(out.str(), width, final_out);
 }
 
 }  // namespace parlint

@@ -67,7 +67,8 @@ std::string project_relative_path(const std::string& path);
 // What --fix fixed, one line each: "path:line:col: CODE fix message (finding)"; "" when nothing.
 std::string fixes_listing(const RunResult& result);
 void report_plan_json(const PlanResult& plan, std::ostream& out);
-void report_plan_text(const PlanResult& plan, std::ostream& out);
+// Lines of at most `width` columns (0: as long as they come), broken at spaces.
+void report_plan_text(const PlanResult& plan, std::ostream& out, std::size_t width);
 // The rank layout of a job as SVG, or nullopt with the reason in `why_not`.
 std::optional<std::string> layout_svg(const Job& job, std::string& why_not);
 

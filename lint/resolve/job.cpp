@@ -679,8 +679,9 @@ void Job::derive_world_size() {
   w.location = count->location.in_file() ? count->location : per_node->location;
   // A default already spells its value ("torchrun's default --nnodes=1"): not "--nnodes=1=1".
   auto spelled = [](const Fact* f) {
-    return f->spelling.find('=') != std::string::npos ? f->spelling
-                                                      : f->spelling + "=" + f->value.to_string();
+    return f->spelling.find('=') != std::string::npos
+               ? f->spelling
+               : f->spelling + (f->value_apart ? " " : "=") + f->value.to_string();
   };
   w.spelling = spelled(count) + " × " + spelled(per_node);
   w.weak = count->weak || per_node->weak;

@@ -52,6 +52,9 @@ Fact argument_fact(Key key, Value value, Location loc, Origin origin, std::strin
   f.location = std::move(loc);
   f.origin = origin;
   f.spelling = std::move(spelling);
+  const SourceRange& v = value_word.location.range;
+  f.value_apart = value_word.location.path == f.location.path && v.start > f.location.range.start &&
+                  v.start <= f.location.range.end;
   f.weak = value_word.weak;
   f.weak_note = value_word.weak_note;
   // The value's own text written elsewhere (TP=16 expanded into --tensor-model-parallel-size $TP, a

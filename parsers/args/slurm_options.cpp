@@ -144,6 +144,7 @@ std::size_t parse_slurm_options(std::span<const Word> words, Allocation& alloc, 
       f.location = span(w.location, value_word->location);
       f.origin = origin;
       f.spelling = std::string(prefix) + name;
+      f.value_apart = value_word != &w;
       f.weak = value_word->weak;
       f.weak_note = value_word->weak_note;
       f.written_at = value_word->written_at;

@@ -22,6 +22,7 @@ Fact ShellParser::launcher_fact(Key key, Value v, const ShellText& flag, const S
                    : a;
   f.origin = Origin::kLauncherFlag;
   f.spelling = std::move(spelling);
+  f.value_apart = value && a.path == b.path && b.range.start > a.range.end;
   if (value) {
     f.written_at = value->via;
     f.weak = value->weak;

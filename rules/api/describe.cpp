@@ -18,7 +18,11 @@ std::string written_with_value(const Fact& fact) {
   const std::string value = fact.value.to_string();
   const std::string& s = fact.spelling;
   if (s.ends_with("=" + value) || s.ends_with(" " + value) || s.ends_with(":" + value)) return s;
-  if (s.find('=') != std::string::npos) return fmt::format("{} = {}", s, value);
+  // An option's value as its own word, as written: `--moe-token-dispatcher-type alltoall`, unquoted.
+  if (fact.value_apart)
+    return fmt::format("{} {}", s, fact.value.kind() == Value::Kind::kString ? fact.value.text() : value);
+  if (s.find('=') != std::string::npos || s.find(" × ") != std::string::npos)
+    return fmt::format("{} = {}", s, value);
   auto blank = s.rfind(' ');
   std::string_view option =
       blank == std::string::npos ? std::string_view(s) : std::string_view(s).substr(blank + 1);

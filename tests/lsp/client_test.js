@@ -173,7 +173,7 @@ test('capabilities, diagnostics, a fix, a dependency edit, a code action, hover 
     textDocument: { uri }, position: { line: 5, character: 31 },
   });
   assert.equal(hover.contents.kind, 'markdown');
-  assert.match(hover.contents.value, /\| \*\*TP\*\* \| 8 \| --tensor-model-parallel-size=8 at line 6 \|/);
+  assert.match(hover.contents.value, /\| \*\*TP\*\* \| 8 \| --tensor-model-parallel-size 8 at line 6 \|/);
   assert.match(hover.contents.value, /DP = W \/ \(TP·PP·CP\) = 16 \/ \(8·1·1\) = 2/);
   assert.match(hover.contents.value, /minimum GPUs M = PP·lcm\(TP·CP, EP·ETP\) = 1·lcm\(8, 8\) = 8/);
   const nothing = await s.conn.sendRequest(proto.HoverRequest.type, {
