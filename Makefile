@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps deps-test deps-bench build-types configure configure-test build build-test run test format install package clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
+.PHONY: test-fresh-machine all deps deps-test deps-bench build-types configure configure-test build build-test run test format install package clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
 	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge update-link-order tsan-build test-tsan corpus-triage corpus-fix
 
 all: build
@@ -52,6 +52,11 @@ build-test: configure-test
 
 test: build-test
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The README's set-up on a fresh Debian 12 root (debootstrap + chroot; needs root and a Debian mirror,
+# about 20 minutes on two cores): make run and make test as a new user runs them. Not part of make test.
+test-fresh-machine:
+	tests/fresh_machine.sh
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build with clang and libFuzzer coverage: the unit,
 # fixture and command-line suites run in it, and so do the fuzz targets.

@@ -89,3 +89,22 @@ class BuildHookNeverInstalls(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FreshMachine(unittest.TestCase):
+    """tests/fresh_machine.sh (make test-fresh-machine) runs the README's commands on a fresh Debian 12 root:
+    the README must still say each of them, in the order the script runs them."""
+
+    def test_the_readme_says_what_the_fresh_machine_test_runs(self):
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        with open(os.path.join(ROOT, "tests", "fresh_machine.sh"), encoding="utf-8") as f:
+            script = f.read()
+        install = readme[readme.index("## Install"):]
+        order = [install.index(c) for c in ("apt-get install -y git make", "git clone ", "make run")]
+        self.assertEqual(order, sorted(order))
+        self.assertIn("make test", readme[readme.index("## Building from source"):])
+        for command in ("apt-get install -y git make", "git clone -q /parlint.bundle", '"make run"', '"make test"'):
+            self.assertIn(command, script)
+        self.assertIn("test-fresh-machine:", open(os.path.join(ROOT, "Makefile"), encoding="utf-8").read())
+
