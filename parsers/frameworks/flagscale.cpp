@@ -21,6 +21,18 @@ class FlagScale final : public DocumentAdapter {
                   find(keys, {"experiment", "runner", "nproc_per_node"});
     bool task = find(keys, {"experiment", "task", "backend"}) != nullptr;
     if (!system && !(runner && task)) return std::nullopt;
+    // Its compressors load a Hugging Face model (model.model_cls: AutoModelForCausalLM, and
+    // from_pretrained's device_map) and quantize it on one device (flagscale/compress/compressor.py:68-69
+    // and compressor_llava_ov.py@da4935ec6019): the system block beside it never reaches Megatron-LM.
+    if (find(keys, {"model", "model_cls"}) || find(keys, {"model", "device_map"})) {
+      for (auto& k : keys) k.own_key = true;
+      return DriverConfig{Framework::kUnknown,
+                          "FlagScale compression of a Hugging Face model (not read)",
+                          "",
+                          "",
+                          false,
+                          true};
+    }
     DriverConfig out{
         Framework::kMegatronLM, "FlagScale (Megatron-LM arguments under system/model)", "", "", false, false};
     for (auto& k : keys) {
