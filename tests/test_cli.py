@@ -1148,6 +1148,40 @@ class PlanMemory(unittest.TestCase):
         self.assertIn("hidden_size", other["derived"]["memory_unknown"])
 
 
+class PlanTokenizerVocab(TempDir):
+    """A Megatron-LM launch that names its tokenizer, not its vocab_size (issue 45: 'memory per GPU: unknown
+    (needs vocab_size)' where the tokenizer is known): the vocabulary comes from the tokenizer when parlint
+    knows what it loads, and stays unknown when it does not."""
+
+    LAUNCH = ("#!/bin/bash\ntorchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+              "--num-layers 24 --hidden-size 2048 --ffn-hidden-size 8192 --num-attention-heads 16 "
+              "--seq-length 2048 --micro-batch-size 4 --global-batch-size 256 {tokenizer}\n")
+
+    def memory(self, tokenizer):
+        doc = json.loads(run("plan", "--format", "json",
+                             self.write("t.sh", self.LAUNCH.format(tokenizer=tokenizer))).stdout)
+        return doc["jobs"][0]
+
+    def test_gpt2_bpe_and_a_known_hugging_face_tokenizer(self):
+        job = self.memory("--tokenizer-type GPT2BPETokenizer --vocab-file /data/gpt2-vocab.json "
+                          "--merge-file /data/gpt2-merges.txt")
+        self.assertIsNotNone(job["derived"]["memory_gib_per_gpu"], job["derived"].get("memory_unknown"))
+        text = run("plan", os.path.join(self.dir, "t.sh")).stdout
+        self.assertRegex(text, r"vocab_size +50257 +the GPT-2 BPE vocabulary of gpt2-vocab.json")
+        job = self.memory("--tokenizer-type HuggingFaceTokenizer --tokenizer-model meta-llama/Meta-Llama-3-8B")
+        self.assertIsNotNone(job["derived"]["memory_gib_per_gpu"])
+        self.assertRegex(run("plan", os.path.join(self.dir, "t.sh")).stdout,
+                         r"vocab_size +128256 +the vocabulary of Llama 3 8B's tokenizer")
+
+    def test_an_unknown_tokenizer_file_leaves_the_vocabulary_unknown(self):
+        for tokenizer in ("--tokenizer-type GPT2BPETokenizer --vocab-file /data/my-vocab.json",
+                          "--tokenizer-type HuggingFaceTokenizer --tokenizer-model /ckpt/our-own-model",
+                          "--tokenizer-type HuggingFaceTokenizer --tokenizer-model $TOKENIZER"):
+            job = self.memory(tokenizer)
+            self.assertIsNone(job["derived"]["memory_gib_per_gpu"], tokenizer)
+            self.assertIn("vocab_size", job["derived"]["memory_unknown"], tokenizer)
+
+
 class PlanAssumedMemory(unittest.TestCase):
     """A plan that leaves out only the micro-batch size and the optimizer's sharding gets an estimate with
     those inputs assumed and named (DESIGN §5 memory_assumptions); PL601 still judges known inputs only."""
@@ -1398,6 +1432,11 @@ class LayoutPicture(TempDir):
         tree = ET.parse(out)
         ep = [e for e in tree.iter(self.NS + "rect") if e.get("class") == "ep"]
         self.assertEqual(len(ep), 32)
+        # The EP band and the stage band never share a colour (issue 45: EP group 0 looked like stage 0).
+        stages = {e.get("fill") for e in tree.iter(self.NS + "rect") if e.get("class") in ("stage", "legend-stage")}
+        groups = {e.get("fill") for e in tree.iter(self.NS + "rect") if e.get("class") in ("ep", "legend-ep")}
+        self.assertEqual((len(stages), len(groups)), (2, 4))
+        self.assertEqual(stages & groups, set())
         groups = {}
         for e in ep:
             groups.setdefault(e.get("data-ep-group"), 0)

@@ -182,8 +182,17 @@ std::vector<std::string> megatron_flags_for(Key key) {
   return out;
 }
 
+// Tokenizer arguments are read from Megatron-LM's flags only: in a config object or a Python call they
+// belong to a tokenizer factory (NeMo's get_nmt_tokenizer(tokenizer_model=...)), not a training job.
+static bool tokenizer_argument(Key key) {
+  return key == Key::kTokenizerType || key == Key::kTokenizerModel || key == Key::kVocabFile;
+}
+
 std::optional<KeyMatch> match_setting_name(std::string_view leaf) {
-  if (auto key = key_from_name(leaf)) return KeyMatch{*key};
+  if (auto key = key_from_name(leaf)) {
+    if (tokenizer_argument(*key)) return std::nullopt;
+    return KeyMatch{*key};
+  }
   for (const auto& a : kConfigAliases)
     if (a.spelling == leaf) return KeyMatch{a.key, 1, a.inverted};
   return std::nullopt;
@@ -226,7 +235,7 @@ std::optional<KeyMatch> match_config_path(std::span<const std::string> path) {
   // Launch keys are only read where launchers write them; world_size is always derived; what a checkout
   // checks is read from its source, never from a config.
   if (*key == Key::kWorldSize || *key == Key::kChecksCudaDeviceMaxConnections ||
-      is_environment_variable(*key))
+      is_environment_variable(*key) || tokenizer_argument(*key))
     return std::nullopt;
   if ((*key == Key::kNodes || *key == Key::kGpusPerNode) && !sections.empty()) return std::nullopt;
 

@@ -44,6 +44,9 @@ namespace parlint {
   X(kMoeFfnHiddenSize, "moe_ffn_hidden_size", kInt)                                            \
   X(kAddBiasLinear, "add_bias_linear", kBool)                                                  \
   X(kVocabSize, "vocab_size", kInt)                                                            \
+  X(kTokenizerType, "tokenizer_type", kAny)                                                    \
+  X(kTokenizerModel, "tokenizer_model", kAny)                                                  \
+  X(kVocabFile, "vocab_file", kAny)                                                            \
   X(kShareEmbeddingsAndOutputWeights, "share_embeddings_and_output_weights", kBool)            \
   X(kSeqLength, "seq_length", kInt)                                                            \
   X(kGlobalBatchSize, "global_batch_size", kInt)                                               \

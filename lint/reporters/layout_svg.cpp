@@ -66,9 +66,10 @@ Membership membership(std::int64_t world, const RankGroups& groups) {
   return m;
 }
 
-// A row of swatches with labels, wrapped at `width`; returns the y below it.
+// A row of swatches with labels, wrapped at `width`, their colours from the palette's `first` on; returns
+// the y below it.
 int swatches(std::string& svg, int y, int width, const std::string& title, std::int64_t count,
-             const std::string& label, const char* cls) {
+             const std::string& label, const char* cls, std::int64_t first = 0) {
   svg += fmt::format("<text x=\"10\" y=\"{}\">{}</text>\n", y + 11, title);
   y += 16;
   int x = 10;
@@ -83,7 +84,7 @@ int swatches(std::string& svg, int y, int width, const std::string& title, std::
     svg += fmt::format(
         "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"14\" height=\"12\" fill=\"{}\" stroke=\"#555\"/>"
         "<text x=\"{}\" y=\"{}\">{}</text>\n",
-        cls, x, y, category(i), x + 18, y + 10, text);
+        cls, x, y, category(first + i), x + 18, y + 10, text);
     x += w;
   }
   if (count > shown)
@@ -176,7 +177,7 @@ std::optional<std::string> layout_svg(const Job& job, std::string& why_not) {
         body += fmt::format(
             "<rect class=\"ep\" data-ep-group=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"5\" "
             "fill=\"{}\"/>\n",
-            ep.group[r], x, y + cell + 9, cell, category(ep.group[r]));
+            ep.group[r], x, y + cell + 9, cell, category(mesh->pp + ep.group[r]));
     }
   }
 
@@ -201,10 +202,18 @@ std::optional<std::string> layout_svg(const Job& job, std::string& why_not) {
   y += 20;
   y = swatches(legend, y, width, fmt::format("pipeline stages (PP={}):", mesh->pp), mesh->pp, "stage",
                "legend-stage");
-  if (moe)
-    y = swatches(legend, y, width,
-                 fmt::format("EP groups (EP={} ranks each, {} groups):", mesh->ep, *world / mesh->ep),
-                 *world / mesh->ep, "EP group", "legend-ep");
+  // EP groups take the palette's colours after the stages', so that no band reads as both (stage 0 and
+  // EP group 0 shared one colour); only past twenty colours in all do the two share any.
+  if (moe) {
+    const std::int64_t groups = *world / mesh->ep;
+    y = swatches(
+        legend, y, width,
+        fmt::format("EP groups (EP={} ranks each, {} groups){}:", mesh->ep, groups,
+                    mesh->pp + groups > kCategories
+                        ? fmt::format(", colours after the {} stages' (some repeat theirs)", mesh->pp)
+                        : ""),
+        groups, "EP group", "legend-ep", mesh->pp);
+  }
   std::string svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" "
       "font-size=\"10\">\n<title>{}</title>\n",

@@ -332,7 +332,7 @@ void report_plan_text(const PlanResult& plan, std::ostream& final_out, std::size
     };
     // The key and value columns are as wide as the longest shown (a long value, such as a pipeline
     // layout, pushes its own row's source along); an unknown value's reason follows its source.
-    constexpr std::size_t kValueCap = 14;
+    constexpr std::size_t kValueCap = 8;
     std::size_t key_width = 0, value_width = 5;
     auto value_text = [](const Fact& f) {
       return f.value.is_unknown() ? std::string("unknown") : escape_control(f.value.to_string());

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "lint/knowledge/hybrid_pattern.h"
-
 #include <algorithm>
 
+#include "lint/knowledge/hybrid_pattern.h"
 #include "lint/knowledge/model_table.h"
+#include "lint/knowledge/tokenizer_vocab.h"
 #include "lint/resolve/checkpoint_args.h"
 
 namespace parlint {
@@ -594,6 +594,21 @@ void Job::derive() {
       set(std::move(f));
     }
   }
+  // Megatron-LM builds the vocabulary from its tokenizer arguments: a known tokenizer gives vocab_size.
+  if (megatron_lm_family(framework_) && !fact(Key::kVocabSize))
+    if (const Fact* type = fact(Key::kTokenizerType); type && type->value.kind() == Value::Kind::kString) {
+      auto text = [&](Key k) {
+        const Fact* f = fact(k);
+        return f && f->value.kind() == Value::Kind::kString ? f->value.text() : std::string();
+      };
+      if (auto vocab = megatron_tokenizer_vocab(type->value.text(), text(Key::kTokenizerModel),
+                                                text(Key::kVocabFile))) {
+        Fact f = default_fact(Key::kVocabSize, Value::integer(vocab->size), vocab->why + ", before padding");
+        f.origin = Origin::kDerived;
+        if (type->location.in_file()) f.written_at.push_back({type->location, "tokenizer set here"});
+        set(std::move(f));
+      }
+    }
   derive_world_size();
 }
 
