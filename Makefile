@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: test-fresh-machine all deps deps-test deps-bench build-types configure configure-test build build-test run test format install package clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
+.PHONY: docs test-fresh-machine all deps deps-test deps-bench build-types configure configure-test build build-test run test format install package clean bench bench-lsp test-sanitize fuzz-smoke fuzz sanitize-build \
 	update-settings update-slurm-options update-nemo-recipes update-bridge-recipes update-knowledge update-link-order tsan-build test-tsan corpus-triage corpus-fix
 
 all: build
@@ -52,6 +52,18 @@ build-test: configure-test
 
 test: build-test
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The generated documentation: the rule reference, and docs/found-in-the-wild.md, which needs the
+# repositories (WILD holds scripts/corpus_triage.py's arguments for them: --corpus DIR --bridge DIR --set
+# NAME=DIR:FOLDERS ..., see tests/corpus/tuned.tsv and untuned.tsv; MIRRORS, the fetched mirrors, adds
+# what upstream has done since). The page is not written when a finding it lists is no longer reported.
+docs: build
+	$(BUILD)/parlint rules --format markdown > docs/rules.md
+	@if [ -n "$(WILD)" ]; then \
+	  python3 scripts/found_in_the_wild.py --parlint $(BUILD)/parlint $(WILD) $(if $(MIRRORS),--mirrors $(MIRRORS)); \
+	else \
+	  echo "make docs: docs/found-in-the-wild.md kept as it is (WILD=... names the repositories)"; \
+	fi
 
 # The README's set-up on a fresh Debian 12 root (debootstrap + chroot; needs root and a Debian mirror,
 # about 20 minutes on two cores): make run and make test as a new user runs them. Not part of make test.
