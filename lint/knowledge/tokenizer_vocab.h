@@ -10,8 +10,9 @@ namespace parlint {
 
 struct TokenizerVocab {
   std::int64_t size = 0;
-  std::string
-      why;  // "the GPT-2 BPE vocabulary of gpt2-vocab.json", "the vocabulary of Llama 3 8B's tokenizer"
+  // Where the size comes from: "the GPT-2 BPE vocabulary of gpt2-vocab.json", "the vocabulary of Llama 3
+  // 8B's tokenizer".
+  std::string why;
 };
 
 // `type` is --tokenizer-type, `model` --tokenizer-model, `vocab_file` --vocab-file (empty: not given).

@@ -279,7 +279,7 @@ void write_wrapped(std::ostream& out, const std::string& lines) {
 }
 
 // Every line of `text` at most `width` columns: broken at spaces, continued two columns in from where it
-// starts (so a "- " item or a finding reads as one block); lines the plan broken itself pass as they are.
+// starts (so a "- " item or a finding reads as one block); lines the plan has broken itself pass as they are.
 void write_within(std::string_view text, std::size_t width, std::ostream& out) {
   while (!text.empty()) {
     auto nl = text.find('\n');
