@@ -42,6 +42,7 @@ constexpr Key kReads[] = {Key::kTensorModelParallelSize,
                           Key::kMambaNumHeads,
                           Key::kMambaHeadDim,
                           Key::kSquaredRelu,
+                          Key::kSwiglu,
                           Key::kMoeLatentSize,
                           Key::kMoeSharedExpertIntermediateSize,
                           Key::kWorldSize};
@@ -64,7 +65,9 @@ guess. It fires only when every input is known (hidden size, heads, layers, voca
 micro-batch size, world size, parallel sizes).
 
 The parameters follow the model's own shape: the MLP is SwiGLU (three matrices) unless `--squared-relu`
-makes it ungated (two); experts work in `moe_latent_size` when it is set (with a projection down from and
+makes it ungated (two), and a Megatron-LM launch's is GeLU (two) unless it passes `--swiglu`, with
+`ffn_hidden_size` defaulting to 4h, or 8h/3 rounded down to 64 with `--swiglu`
+(`megatron/training/arguments.py:1320-1329@d98e8a64ddf3`); experts work in `moe_latent_size` when it is set (with a projection down from and
 back to the hidden size), and `moe_shared_expert_intermediate_size` adds a dense MLP beside them. A hybrid
 model (`hybrid_layer_pattern`) is counted layer by layer: each symbol is one sublayer — a Mamba mixer
 (`M`, `G`), attention (`*`, `D`, `+`), a dense MLP (`-`) or the experts (`E`) — so only the `E` layers

@@ -519,6 +519,17 @@ void Job::apply_defaults(const LintOptions& options) {
     default_to(Key::kAddBiasLinear, Value::boolean(true));
     default_to(Key::kMoeRouterTopk, Value::integer(2));
     default_to(Key::kShareEmbeddingsAndOutputWeights, Value::boolean(true));
+    // Megatron-LM's MLP is GeLU unless --swiglu; ffn_hidden_size defaults to 4h, or with SwiGLU to 8h/3
+    // rounded down to a multiple of 64 (megatron/training/arguments.py:1320-1329@d98e8a64ddf3).
+    if (megatron_lm_family(framework_)) {
+      default_to(Key::kSwiglu, Value::boolean(false));
+      auto h = get_int(Key::kHiddenSize);
+      auto swiglu = get_bool(Key::kSwiglu);
+      if (!fact(Key::kFfnHiddenSize) && h && swiglu)
+        set(default_fact(Key::kFfnHiddenSize, Value::integer(*swiglu ? (4 * *h * 2 / 3) / 64 * 64 : 4 * *h),
+                         fw + (*swiglu ? " default (8/3 x hidden_size, a multiple of 64)"
+                                       : " default (4 x hidden_size)")));
+    }
     if (!fact(Key::kNumQueryGroups) && !megatron_lm_family(framework_)) {
       if (auto heads = get_int(Key::kNumAttentionHeads))
         set(default_fact(Key::kNumQueryGroups, Value::integer(*heads),

@@ -29,7 +29,7 @@ struct Inputs {
   std::optional<double> v;  // VPP
   std::optional<double> m;  // microbatches
   std::optional<HybridLayers> hybrid;
-  bool sp, gated = true, untied = false;
+  bool sp, gated = true, squared_relu = false, untied = false;
 };
 
 std::optional<double> num(const Job& job, Key key) {
@@ -184,8 +184,10 @@ std::optional<Inputs> read_inputs(const Job& job, const Supplied& supplied) {
     in.k = num(job, Key::kMoeRouterTopk).value_or(2);
     in.f_moe = num(job, Key::kMoeFfnHiddenSize).value_or(in.f);
   }
-  // --squared-relu is an ungated MLP (two matrices, not SwiGLU's three).
-  in.gated = !job.get_bool(Key::kSquaredRelu).value_or(false);
+  // An ungated MLP has two matrices, not SwiGLU's three: --squared-relu, and Megatron-LM without --swiglu
+  // (its GeLU default). Where swiglu is not known, SwiGLU.
+  in.squared_relu = job.get_bool(Key::kSquaredRelu).value_or(false);
+  in.gated = !in.squared_relu && job.get_bool(Key::kSwiglu).value_or(true);
   if (auto latent = num(job, Key::kMoeLatentSize); latent && *latent > 0) in.latent = *latent;
   if (auto shared = num(job, Key::kMoeSharedExpertIntermediateSize); shared && *shared > 0)
     in.f_shared = *shared;
@@ -347,7 +349,9 @@ void add_activations(const Job& job, const Inputs& in, MemoryEstimate& out) {
                                        : full ? ""
                                               : " (Megatron-LM's branch without sequence parallelism)"),
                      std::string("bf16 parameters, fp32 gradients and Adam state; ") +
-                         (in.gated ? "SwiGLU MLP" : "squared-ReLU MLP (ungated)") +
+                         (in.gated          ? "SwiGLU MLP"
+                          : in.squared_relu ? "squared-ReLU MLP (ungated)"
+                                            : "GeLU MLP (ungated, no --swiglu)") +
                          (in.hybrid ? "; the hybrid pattern's layers by kind" : "") + "; RMSNorm",
                      "not modelled: CPU offload, CUDA graphs, NCCL buffers and allocator overhead"};
 }

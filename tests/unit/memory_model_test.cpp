@@ -139,6 +139,36 @@ TEST(MemoryModel, UnknownInputsGiveNoEstimate) {
   EXPECT_FALSE(memory_inputs_missing(job).empty());
 }
 
+// Megatron-LM's MLP as its flags give it: GeLU (two matrices) unless --swiglu, and ffn_hidden_size's
+// default 4h, or 8h/3 rounded down to 64 with --swiglu (arguments.py:1320-1329@d98e8a64ddf3); unknown when
+// an expansion parlint cannot read may hold either flag.
+TEST(MemoryModel, MegatronLmMlpFollowsItsFlags) {
+  auto job_for = [](const std::string& extra) {
+    std::string text =
+        "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 24 --hidden-size 2048 "
+        "--num-attention-heads 16 --vocab-size 50304 --seq-length 2048 --micro-batch-size 1 "
+        "--use-distributed-optimizer " +
+        extra + "\n";
+    SourceText src(text);
+    auto pf = parse_shell("t.sh", src, framework_adapters());
+    return std::make_unique<Job>("t.sh", pf.jobs.at(0), LintOptions{});
+  };
+  auto gelu = job_for("");
+  EXPECT_EQ(gelu->get_int(Key::kFfnHiddenSize), 8192);
+  EXPECT_EQ(gelu->get_bool(Key::kSwiglu), false);
+  auto swiglu = job_for("--swiglu");
+  EXPECT_EQ(swiglu->get_int(Key::kFfnHiddenSize), 5440);
+  auto written = job_for("--swiglu --ffn-hidden-size 5632");
+  EXPECT_EQ(written->get_int(Key::kFfnHiddenSize), 5632);
+  EXPECT_FALSE(job_for("$EXTRA_ARGS")->get_int(Key::kFfnHiddenSize));
+  // Two matrices of h x 4h against three of h x 8h/3: the same MLP size, named for what it is.
+  auto g = estimate_memory(*gelu), s = estimate_memory(*swiglu);
+  ASSERT_TRUE(g && s);
+  EXPECT_NEAR(g->weights_optimizer_gib, s->weights_optimizer_gib, 0.02 * s->weights_optimizer_gib);
+  EXPECT_NE(g->assumptions[1].find("GeLU MLP (ungated, no --swiglu)"), std::string::npos);
+  EXPECT_NE(s->assumptions[1].find("SwiGLU MLP"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace parlint
 
@@ -171,7 +201,7 @@ TEST(MemoryModel, MegatronDeepSpeedZeroStage) {
         "deepspeed --num_nodes 4 --num_gpus 8 pretrain_gpt.py --deepspeed --num-layers 80 --hidden-size 8192 "
         "--ffn-hidden-size 28672 --num-attention-heads 64 --num-query-groups 8 --vocab-size 128256 "
         "--seq-length 4096 --micro-batch-size 1 --tensor-model-parallel-size 4 "
-        "--pipeline-model-parallel-size 4 " +
+        "--pipeline-model-parallel-size 4 --swiglu " +
         zero + "\n";
     SourceText src(text);
     auto pf = parse_shell("t.sh", src, framework_adapters());
