@@ -324,6 +324,16 @@ class PlanWidth(unittest.TestCase):
             if len(line) > 80:
                 self.assertEqual(len(line.split()), 1, f"{len(line)} columns: {line!r}")
 
+    def test_an_unknown_value_reads_as_its_reason(self):
+        # A value written nowhere: "unknown" then the reason, with no stray separator before it.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "exp.yaml")
+            with open(path, "w") as f:
+                f.write("defaults:\n  - train: 32b\nexperiment:\n  task:\n    type: train\n    backend: megatron\n")
+            rows = [l for l in self.plan(path).stdout.splitlines() if l.startswith("  tensor_model_parallel_size ")]
+        self.assertEqual(len(rows), 1)
+        self.assertRegex(rows[0], r"^  tensor_model_parallel_size +unknown +no key of this document")
+
     def test_a_wider_terminal_gets_longer_lines(self):
         path = os.path.join(ROOT, "fixtures", "examples", "bridge_srun_native_tp16.sbatch")
         narrow, wide = self.plan(path).stdout, self.plan(path, columns=160).stdout

@@ -352,9 +352,11 @@ void report_plan_text(const PlanResult& plan, std::ostream& final_out, std::size
       std::string where = where_written(f->location, job->path());
       std::string value = value_text(*f);
       std::string source =
-          fmt::format("{}{}{}{}{}", escape_control(f->spelling), where.empty() ? "" : " (" + where + ")",
-                      escape_control(provenance(*f, job->path())), f->weak ? " [fallback]" : "",
-                      f->value.is_unknown() ? ": " + escape_control(f->value.unknown_reason()) : "");
+          fmt::format("{}{}{}{}", escape_control(f->spelling), where.empty() ? "" : " (" + where + ")",
+                      escape_control(provenance(*f, job->path())), f->weak ? " [fallback]" : "");
+      // An unknown value's reason after where it was written, or alone when it was not written anywhere.
+      if (f->value.is_unknown())
+        source += (source.empty() ? "" : ": ") + escape_control(f->value.unknown_reason());
       std::string head = fmt::format("  {:<{}} {}", key_name(static_cast<Key>(i)), key_width, value);
       // A name or value wider than its column pushes its own row's source along, one space after it.
       std::size_t used = text_columns(head);
